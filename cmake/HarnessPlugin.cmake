@@ -1,0 +1,23 @@
+# hx_add_plugin(<name> KIND model|comm SOURCES ... [LIBS ...] [OUTPUT_DIR dir])
+#
+# Builds a harness plugin: a shared library with hidden visibility (only the versioned
+# harness_*_v1 entry points are exported), linked with -z,defs so a missing symbol fails
+# the build instead of the first call, and named libharness_<kind>_<name>.so.
+function(hx_add_plugin name)
+  cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIR" "SOURCES;LIBS" ${ARGN})
+  if(NOT ARG_KIND MATCHES "^(model|comm)$")
+    message(FATAL_ERROR "hx_add_plugin(${name}): KIND must be model or comm, got '${ARG_KIND}'")
+  endif()
+  if(NOT ARG_OUTPUT_DIR)
+    set(ARG_OUTPUT_DIR "${HARNESS_PLUGIN_OUTPUT_DIR}")
+  endif()
+  set(target harness_${ARG_KIND}_${name})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE harness_plugin_api ${ARG_LIBS})
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIR}")
+  target_link_options(${target} PRIVATE "LINKER:-z,defs")
+  set(HX_LAST_PLUGIN_TARGET ${target} PARENT_SCOPE)
+endfunction()

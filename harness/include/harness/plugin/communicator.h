@@ -1,0 +1,55 @@
+// The Communicator interface: what an allreduce backend plugin implements.
+// Deliberately free of LibTorch: backends see raw buffers only.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/plugin/status.h"
+#include "harness/plugin/types.h"
+
+namespace harness::plugin {
+
+struct CommunicatorCapabilities {
+  bool host_buffers = true;    // accepts DeviceKind::kCpu buffers
+  bool cuda_buffers = false;   // accepts DeviceKind::kCuda buffers
+  bool requires_cuda = false;  // trials must place model and buffers on the GPU
+  std::vector<DType> dtypes{DType::kFloat32, DType::kFloat64};
+  // Non-empty when the backend cannot run on this machine at all (e.g. NCCL without a GPU);
+  // trials on it are recorded as skipped with this reason.
+  std::string unavailable_reason;
+};
+
+// Everything a backend needs to join a trial's group. The MPI communicator contains exactly
+// the trial's ranks; backends may use it for bootstrap (unique ids, rendezvous) or as transport.
+struct GroupInit {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  int size = 1;
+  int local_rank = 0;       // rank among the processes on this host
+  std::string params_json;  // the trial's backend_params object
+};
+
+struct AllreduceOptions {
+  ReduceOp op = ReduceOp::kSum;
+  void* stream = nullptr;  // cudaStream_t for CUDA backends; ignored otherwise
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+
+  virtual Status init(const GroupInit& group) noexcept = 0;
+  // In-place allreduce of buffer over the group.
+  virtual Status allreduce(BufferView buffer, const AllreduceOptions& options) noexcept = 0;
+  virtual Status broadcast(BufferView buffer, int root) noexcept = 0;
+  virtual Status barrier() noexcept = 0;
+  // Waits for work queued on a stream (no-op for synchronous backends).
+  virtual Status synchronize() noexcept { return Status::ok(); }
+  // A short description of the configured algorithm, recorded with the trial.
+  virtual std::string describe() const { return {}; }
+};
+
+}  // namespace harness::plugin

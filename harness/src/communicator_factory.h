@@ -1,0 +1,22 @@
+// Creating communicator plugins and joining them to a trial's group.
+#pragma once
+
+#include <memory>
+
+#include "harness/plugin/communicator.h"
+#include "json.h"
+#include "plugin_registry.h"
+
+namespace harness {
+
+// Throws std::invalid_argument with the plugin's message on bad parameters.
+std::shared_ptr<plugin::Communicator> create_communicator(const PluginHandle& plugin,
+                                                          const Json& params);
+
+plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin);
+
+// Creates and initialises a communicator on comm (collective). Throws std::runtime_error.
+std::shared_ptr<plugin::Communicator> join_group(const PluginHandle& plugin, const Json& params,
+                                                 MPI_Comm comm);
+
+}  // namespace harness

@@ -1,0 +1,34 @@
+// An experiment file: parsing, strict validation of its structure, and --set overrides.
+// Checks that need plugins or data (names, model parameters, files) live in trial_validation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json.h"
+#include "schema.h"
+
+namespace harness {
+
+struct Experiment {
+  std::string source;  // the file it came from, for messages
+  Json document;       // the file as written, with --set overrides applied
+  std::string name;
+  std::string description;
+  std::string kind;  // "train" or "collective"
+  std::uint64_t seed = 0;
+  int repetitions = 1;
+  Json settings;  // the user's settings, without defaults
+  Json sweep;     // dotted settings path -> non-empty array of values, in file order
+};
+
+// The settings schema of an experiment kind; throws InputError for an unknown kind.
+const Schema& settings_schema_for(const std::string& kind);
+
+// Parses and validates; throws InputError naming the file, JSON pointer and expectation.
+Experiment parse_experiment(const std::string& text, const std::string& source,
+                            const std::vector<std::string>& overrides);
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides);
+
+}  // namespace harness

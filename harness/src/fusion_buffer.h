@@ -1,0 +1,37 @@
+// Tensor fusion (as in Horovod): every gradient is packed into one persistent flat buffer so
+// a step makes a single allreduce call, then unpacked back. A few extra slots after the
+// gradients carry per-rank scalars (the step's loss) through the same call.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <vector>
+
+#include "harness/plugin/types.h"
+
+namespace harness {
+
+class FusionBuffer {
+ public:
+  FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots);
+
+  void pack_gradients();    // missing gradients pack as zeros
+  void unpack_gradients();  // writes the (reduced) buffer back into each .grad()
+  void pack_values();       // parameter values, for broadcast and consistency checks
+  void unpack_values();
+
+  void set_extra(std::size_t slot, const at::Tensor& scalar);
+  double extra(std::size_t slot) const;
+
+  std::size_t gradient_elements() const { return gradient_elements_; }
+  const at::Tensor& flat() const { return flat_; }
+  plugin::BufferView view();
+
+ private:
+  std::vector<at::Tensor> parameters_;
+  std::vector<at::Tensor> slices_;  // views of flat_, one per parameter, shaped like it
+  std::size_t gradient_elements_ = 0;
+  at::Tensor flat_;
+};
+
+}  // namespace harness

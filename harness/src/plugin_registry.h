@@ -1,0 +1,76 @@
+// Finds, checks and loads plugins from the plugin directories. Libraries are loaded once and
+// never unloaded; every object a plugin creates holds a reference to its library.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "harness/plugin/status.h"
+#include "harness/plugin/version.h"
+
+namespace harness {
+
+struct PluginHandle {
+  std::string name;
+  plugin::PluginKind kind;
+  std::string version;
+  std::string description;
+  std::string path;
+  std::shared_ptr<boost::dll::shared_library> library;
+};
+
+// Opens one library and checks its info symbol, API version, build id and the entry points of
+// its kind. Returns an error message (empty on success) and fills handle.
+std::string open_plugin(const std::string& path, PluginHandle* handle);
+
+class PluginRegistry {
+ public:
+  // Scans each directory for shared libraries (*.so) exporting harness_plugin_info_v1.
+  // Libraries that fail the checks are listed in problems(), not loaded.
+  static PluginRegistry discover(const std::vector<std::string>& directories);
+
+  const PluginHandle* find(plugin::PluginKind kind, const std::string& name) const;
+  std::vector<std::string> names(plugin::PluginKind kind) const;
+  const std::vector<PluginHandle>& plugins() const { return plugins_; }
+  const std::vector<std::string>& problems() const { return problems_; }
+  const std::vector<std::string>& directories() const { return directories_; }
+
+ private:
+  std::vector<PluginHandle> plugins_;
+  std::vector<std::string> problems_;
+  std::vector<std::string> directories_;
+};
+
+// The default search path: --plugin-dir values, then HARNESS_PLUGIN_PATH (colon separated),
+// then the "plugins" folder beside the executable.
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag_directories);
+
+// Creates an object through a plugin's create symbol. The returned shared_ptr keeps the
+// library loaded for as long as the object lives.
+template <class Interface>
+std::shared_ptr<Interface> create_plugin_object(const PluginHandle& plugin, const char* symbol,
+                                                const std::string& params_json,
+                                                plugin::Status* status) {
+  using Create = Interface*(const char*, plugin::Status*) noexcept;
+  auto* create = plugin.library->get<Create>(symbol);
+  Interface* object = create(params_json.c_str(), status);
+  if (!object) {
+    if (status->is_ok()) *status = plugin::Status::internal("plugin returned no object");
+    return nullptr;
+  }
+  auto library = plugin.library;
+  return std::shared_ptr<Interface>(object, [library](Interface* p) { delete p; });
+}
+
+// Calls a plugin's capabilities symbol.
+template <class Capabilities>
+Capabilities plugin_capabilities(const PluginHandle& plugin, const char* symbol) {
+  Capabilities capabilities;
+  plugin.library->get<void(Capabilities*) noexcept>(symbol)(&capabilities);
+  return capabilities;
+}
+
+}  // namespace harness

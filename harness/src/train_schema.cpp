@@ -1,0 +1,67 @@
+#include "train_schema.h"
+
+namespace harness {
+
+const Schema& train_settings_schema() {
+  using T = FieldType;
+  const double inf = std::numeric_limits<double>::infinity();
+  static const Schema schema = {
+      {"world_size", T::kInteger, 1, 1, 65536, false, {},
+       "ranks in the trial: ranks 0..N-1 of the launched job form its group"},
+      {"backend", T::kString, "mpi", -inf, inf, false, {},
+       "communicator plugin name (see harness --list-plugins)"},
+      {"backend_params", T::kFreeObject, Json::object(), -inf, inf, false, {},
+       "parameters passed to the communicator plugin"},
+      {"model", T::kString, "autoencoder", -inf, inf, false, {}, "model plugin name"},
+      {"model_params", T::kFreeObject, Json::object(), -inf, inf, false, {},
+       "parameters passed to the model plugin (input_dim is set from the data)"},
+      {"dataset.kind", T::kString, "synthetic", -inf, inf, false,
+       {"synthetic", "annthyroid", "csv"}, "where the data comes from"},
+      {"dataset.rows", T::kInteger, 10000, 10, 1e8, false, {}, "synthetic: rows in all"},
+      {"dataset.dim", T::kInteger, 20, 2, 100000, false, {}, "synthetic: features per row"},
+      {"dataset.latent_dim", T::kInteger, 3, 1, 100000, false, {},
+       "synthetic: dimension of the manifold normal rows live on (< dim)"},
+      {"dataset.contamination", T::kNumber, 0.05, 0, 0.5, false, {},
+       "synthetic: fraction of anomalous rows"},
+      {"dataset.noise", T::kNumber, 0.05, 0, 10, false, {},
+       "synthetic: standard deviation of the noise added to normal rows"},
+      {"dataset.anomaly_scale", T::kNumber, 0.3, 0, 100, false, {},
+       "synthetic: standard deviation of the off-manifold displacement of anomalous rows"},
+      {"dataset.seed", T::kInteger, 0, 0, 9.2e18, false, {},
+       "synthetic: data seed (fixed across repetitions unless swept)"},
+      {"dataset.test_fraction", T::kNumber, 0.3, 0, 1, true, {},
+       "synthetic and csv without test_path: share of rows held out, labelled, for evaluation"},
+      {"dataset.path", T::kString, "", -inf, inf, false, {},
+       "csv: the file; annthyroid: the folder holding thyroid.train and thyroid.test "
+       "(default: Debian libfann-doc's)"},
+      {"dataset.test_path", T::kString, "", -inf, inf, false, {},
+       "csv: optional separate labelled test file"},
+      {"dataset.label_column", T::kString, "label", -inf, inf, false, {},
+       "csv: the column holding 0 (normal) or 1 (anomaly); all other columns are features"},
+      {"train_on", T::kString, "normal", -inf, inf, false, {"normal", "all"},
+       "train on normal rows only (semi-supervised) or on all training rows"},
+      {"optimizer.name", T::kString, "adam", -inf, inf, false, {"adam", "sgd"}, "optimizer"},
+      {"optimizer.lr", T::kNumber, 0.001, 0, 100, true, {},
+       "learning rate of one worker, before the lr_rule"},
+      {"optimizer.momentum", T::kNumber, 0.9, 0, 1, false, {}, "sgd: momentum"},
+      {"optimizer.weight_decay", T::kNumber, 0.0, 0, 1, false, {}, "L2 weight decay"},
+      {"lr_rule", T::kString, "none", -inf, inf, false, {"none", "linear", "sqrt"},
+       "learning rate scaling in the world size N: lr, lr*N, lr*sqrt(N)"},
+      {"lr_warmup_epochs", T::kNumber, 0.0, 0, 1e6, false, {},
+       "linear warm-up from lr_scaled/N to lr_scaled over this many epochs (Horovod's rule)"},
+      {"batch_size", T::kInteger, 32, 1, 1e7, false, {}, "samples per rank per step"},
+      {"epochs", T::kInteger, 5, 1, 1e7, false, {}, "passes over the training shard"},
+      {"max_steps", T::kInteger, 0, 0, 1e12, false, {},
+       "stop after this many steps (0: no limit)"},
+      {"warmup_steps", T::kInteger, 5, 0, 1e12, false, {},
+       "first steps left out of timing (not an lr warm-up)"},
+      {"target_loss", T::kNumberOrNull, nullptr, 0, inf, false, {},
+       "report steps and seconds until the 10-step moving mean of the global loss reaches it"},
+      {"threshold_percentile", T::kNumber, 95.0, 0, 100, true, {},
+       "F1 threshold: this percentile of the training rows' anomaly scores"},
+      {"threads", T::kInteger, 1, 1, 1024, false, {}, "intra-op threads per rank"},
+  };
+  return schema;
+}
+
+}  // namespace harness

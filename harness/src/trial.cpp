@@ -1,0 +1,69 @@
+#include "trial.h"
+
+#include <cstdio>
+
+#include "json_path.h"
+#include "schema.h"
+
+namespace harness {
+
+std::string stable_hash(const std::string& text) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+std::vector<Trial> expand_trials(const Experiment& experiment) {
+  const Json base = with_defaults(settings_schema_for(experiment.kind), experiment.settings);
+  std::vector<std::pair<std::string, Json>> axes;
+  std::size_t points = 1;
+  for (const auto& axis : experiment.sweep.items()) {
+    axes.emplace_back(axis.key(), axis.value());
+    points *= axis.value().size();
+  }
+
+  std::vector<Trial> trials;
+  for (std::size_t point = 0; point < points; ++point) {
+    // Odometer over the axes, the last axis varying fastest.
+    Json settings = base;
+    Json shown = Json::object();
+    std::size_t rest = point;
+    std::vector<std::size_t> digits(axes.size());
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      digits[a] = rest % axes[a].second.size();
+      rest /= axes[a].second.size();
+    }
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const Json& value = axes[a].second[digits[a]];
+      Json* existing = const_cast<Json*>(find_path(settings, axes[a].first));
+      if (existing && existing->is_object() && value.is_object())
+        deep_merge(*existing, value);
+      else
+        set_path(settings, axes[a].first, value);
+      shown[axes[a].first] = value;
+    }
+    for (int repetition = 0; repetition < experiment.repetitions; ++repetition) {
+      Trial trial;
+      trial.index = trials.size();
+      trial.settings = settings;
+      trial.axes = shown;
+      trial.repetition = repetition;
+      trial.seed = experiment.seed + static_cast<std::uint64_t>(repetition);
+      // Keys hash sorted-key JSON so that field order in the file does not matter.
+      const nlohmann::json canonical = {{"kind", experiment.kind},
+                                        {"settings", nlohmann::json::parse(settings.dump())},
+                                        {"repetition", repetition},
+                                        {"seed", trial.seed}};
+      trial.key = stable_hash(canonical.dump());
+      trials.push_back(std::move(trial));
+    }
+  }
+  return trials;
+}
+
+}  // namespace harness

@@ -1,0 +1,103 @@
+#include "trial_validation.h"
+
+#include <algorithm>
+#include <set>
+
+#include "communicator_factory.h"
+#include "did_you_mean.h"
+#include "input_error.h"
+#include "model_factory.h"
+
+namespace harness {
+namespace {
+
+// Where a setting's value came from: the sweep axis when it is swept, else /settings.
+std::string pointer_for(const Experiment& experiment, const std::string& path) {
+  for (const auto& axis : experiment.sweep.items())
+    if (path == axis.key() || path.rfind(axis.key() + ".", 0) == 0 ||
+        axis.key().rfind(path + ".", 0) == 0)
+      return "/sweep/" + axis.key();
+  std::string pointer = "/settings/";
+  for (char c : path) pointer += c == '.' ? '/' : c;
+  return pointer;
+}
+
+const PluginHandle* find_plugin(const Experiment& experiment, const PluginRegistry& plugins,
+                                plugin::PluginKind kind, const std::string& field,
+                                const std::string& name, ErrorList& errors) {
+  if (const PluginHandle* found = plugins.find(kind, name)) return found;
+  const auto available = plugins.names(kind);
+  std::string list;
+  for (const auto& n : available) list += (list.empty() ? "" : ", ") + n;
+  std::string message = pointer_for(experiment, field) + ": unknown " +
+                        plugin::plugin_kind_name(kind) + " plugin \"" + name + "\"" +
+                        did_you_mean(name, available) + " (available: " +
+                        (list.empty() ? "none" : list) + "; searched ";
+  std::string dirs;
+  for (const auto& d : plugins.directories()) dirs += (dirs.empty() ? "" : ":") + d;
+  errors.add(message + dirs + ")");
+  return nullptr;
+}
+
+}  // namespace
+
+void validate_trials(const Experiment& experiment, const std::vector<Trial>& trials,
+                     const PluginRegistry& plugins, DataCache& data, int launched_ranks) {
+  ErrorList errors;
+  std::set<std::string> reported;
+  auto add_once = [&](const std::string& message) {
+    if (reported.insert(message).second) errors.add(message);
+  };
+
+  int largest_world = 0;
+  for (const auto& trial : trials) {
+    const Json& s = trial.settings;
+    largest_world = std::max(largest_world, s["world_size"].get<int>());
+    ErrorList trial_errors;
+    const PluginHandle* backend =
+        find_plugin(experiment, plugins, plugin::PluginKind::kCommunicator, "backend",
+                    s["backend"].get<std::string>(), trial_errors);
+    if (backend) {
+      try {
+        create_communicator(*backend, s["backend_params"]);
+      } catch (const std::exception& e) {
+        trial_errors.add(pointer_for(experiment, "backend_params") + e.what());
+      }
+    }
+    if (experiment.kind == "train") {
+      const PluginHandle* model =
+          find_plugin(experiment, plugins, plugin::PluginKind::kModel, "model",
+                      s["model"].get<std::string>(), trial_errors);
+      const DataSplit* split = nullptr;
+      try {
+        split = &data.get(s["dataset"], s["train_on"].get<std::string>());
+      } catch (const InputError& e) {
+        trial_errors.add(e.what());
+      }
+      if (model && split) {
+        const auto capabilities = model_capabilities(*model);
+        if (capabilities.input_kind != plugin::InputKind::kTabular)
+          trial_errors.add(pointer_for(experiment, "model") + ": model \"" + model->name +
+                           "\" takes " + plugin::input_kind_name(capabilities.input_kind) +
+                           " input but data set kind \"" +
+                           s["dataset"]["kind"].get<std::string>() + "\" is tabular");
+        try {
+          create_model(*model, model_params_for(s["model_params"], split->train.cols));
+        } catch (const InputError& e) {
+          trial_errors.add(e.what());
+        } catch (const std::exception& e) {
+          trial_errors.add(pointer_for(experiment, "model_params") + e.what());
+        }
+      }
+    }
+    for (const auto& message : trial_errors.messages()) add_once(message);
+  }
+  if (largest_world > launched_ranks)
+    errors.add(pointer_for(experiment, "world_size") + ": a trial needs world_size " +
+               std::to_string(largest_world) + " but the job has " +
+               std::to_string(launched_ranks) + " rank" + (launched_ranks == 1 ? "" : "s") +
+               "; launch with mpirun -np " + std::to_string(largest_world));
+  errors.throw_if_any(experiment.source);
+}
+
+}  // namespace harness

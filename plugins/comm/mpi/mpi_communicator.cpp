@@ -1,0 +1,111 @@
+// The "mpi" backend: in-place MPI_Allreduce on the trial's communicator. Averaging is a sum
+// followed by a scale, as MPI has no average op.
+#include <mpi.h>
+
+#include <string>
+
+#include "harness/plugin/communicator.h"
+#include "harness/plugin/params.h"
+#include "harness/plugin/register.h"
+
+namespace harness::plugins {
+
+using plugin::BufferView;
+using plugin::DType;
+using plugin::Status;
+
+namespace {
+
+Status mpi_status(int code, const char* what) {
+  if (code == MPI_SUCCESS) return Status::ok();
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return Status::internal(std::string(what) + " failed: " + std::string(text, length));
+}
+
+template <class T>
+void scale(void* data, std::size_t count, T factor) {
+  T* values = static_cast<T*>(data);
+  for (std::size_t i = 0; i < count; ++i) values[i] *= factor;
+}
+
+}  // namespace
+
+class MpiCommunicator final : public plugin::Communicator {
+ public:
+  static constexpr const char* kName = "mpi";
+  static constexpr const char* kVersion = "1.0.0";
+  static constexpr const char* kDescription = "MPI_Allreduce on the trial communicator";
+
+  static plugin::CommunicatorCapabilities capabilities() { return {}; }
+
+  explicit MpiCommunicator(const nlohmann::json& json) { plugin::Params(json, {}); }
+
+  ~MpiCommunicator() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+  }
+
+  Status init(const plugin::GroupInit& group) noexcept override {
+    // A private duplicate keeps our traffic apart from the host's and other plugins'.
+    size_ = group.size;
+    return mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup");
+  }
+
+  Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (buffer.count == 0) return Status::ok();
+    MPI_Datatype type = buffer.dtype == DType::kFloat32 ? MPI_FLOAT : MPI_DOUBLE;
+    Status s = mpi_status(MPI_Allreduce(MPI_IN_PLACE, buffer.data, static_cast<int>(buffer.count),
+                                        type, MPI_SUM, comm_),
+                          "MPI_Allreduce");
+    if (!s.is_ok() || options.op == plugin::ReduceOp::kSum || size_ == 1) return s;
+    if (buffer.dtype == DType::kFloat32)
+      scale(buffer.data, buffer.count, 1.0f / static_cast<float>(size_));
+    else
+      scale(buffer.data, buffer.count, 1.0 / static_cast<double>(size_));
+    return Status::ok();
+  }
+
+  Status broadcast(BufferView buffer, int root) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (root < 0 || root >= size_)
+      return Status::invalid_argument("broadcast root " + std::to_string(root) +
+                                      " is outside the group of " + std::to_string(size_));
+    if (buffer.count == 0) return Status::ok();
+    return mpi_status(MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root,
+                                comm_),
+                      "MPI_Bcast");
+  }
+
+  Status barrier() noexcept override { return mpi_status(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+  std::string describe() const override { return "MPI_Allreduce"; }
+
+ private:
+  Status check(const BufferView& buffer) const {
+    if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
+    if (buffer.device != plugin::DeviceKind::kCpu)
+      return Status::unsupported("mpi backend supports host buffers only, got " +
+                                 std::string(plugin::device_kind_name(buffer.device)));
+    if (buffer.dtype != DType::kFloat32 && buffer.dtype != DType::kFloat64)
+      return Status::unsupported(std::string("mpi backend supports fp32 and fp64, got ") +
+                                 plugin::dtype_name(buffer.dtype));
+    if (buffer.count > 0 && buffer.data == nullptr)
+      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
+                                      " elements has a null data pointer");
+    if (buffer.count > static_cast<std::size_t>(INT32_MAX))
+      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
+                                      " elements exceeds MPI's int count");
+    return Status::ok();
+  }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int size_ = 1;
+};
+
+}  // namespace harness::plugins
+
+HARNESS_REGISTER_COMMUNICATOR(harness::plugins::MpiCommunicator)
