@@ -25,7 +25,11 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
-    const std::size_t d = edit_distance(word, candidate);
+    // A shortened or lengthened name ("lrate" for "lr") counts as close.
+    const bool contains = word.size() > 1 && candidate.size() > 1 &&
+                          (word.find(candidate) != std::string::npos ||
+                           candidate.find(word) != std::string::npos);
+    const std::size_t d = contains ? 1 : edit_distance(word, candidate);
     if (d < best_distance) {
       best_distance = d;
       best = candidate;

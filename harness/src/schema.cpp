@@ -188,7 +188,7 @@ Json with_defaults(const Schema& schema, const Json& user_values) {
   for (const auto& spec : schema)
     if (!spec.default_value.is_null() || spec.type == FieldType::kNumberOrNull)
       set_path(resolved, spec.path, spec.default_value);
-  deep_merge(resolved, user_values);
+  if (!user_values.is_null()) deep_merge(resolved, user_values);
   return resolved;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 #include "input_error.h"
@@ -67,6 +68,14 @@ void standardize(const TabularData& fit, std::initializer_list<TabularData*> tar
       }
 }
 
+// Debian's libfann-doc, or the copy scripts/setup unpacks where /usr/share/doc is stripped.
+std::string default_annthyroid_folder() {
+  const std::string system = "/usr/share/doc/libfann-dev/examples/datasets";
+  const std::string unpacked = std::string(HARNESS_SOURCE_DIR) + "/data/fann" + system;
+  std::ifstream probe(system + "/thyroid.train");
+  return probe || !std::ifstream(unpacked + "/thyroid.train") ? system : unpacked;
+}
+
 std::string dataset_path(const Json& dataset, const std::string& fallback) {
   const std::string path = dataset.value("path", "");
   return path.empty() ? fallback : path;
@@ -80,8 +89,7 @@ DataSplit load_dataset(const Json& dataset, const std::string& train_on) {
   if (kind == "synthetic") {
     split = make_synthetic_tabular(dataset);
   } else if (kind == "annthyroid") {
-    const std::string folder =
-        dataset_path(dataset, "/usr/share/doc/libfann-dev/examples/datasets");
+    const std::string folder = dataset_path(dataset, default_annthyroid_folder());
     split.train = load_fann(folder + "/thyroid.train");
     split.test = load_fann(folder + "/thyroid.test");
     split.description = "annthyroid (FANN thyroid, " + folder + ")";

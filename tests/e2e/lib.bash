@@ -1,0 +1,21 @@
+# Shared helpers for the end-to-end tests (sourced, not run).
+set -euo pipefail
+HARNESS=${1:?usage: $0 path/to/harness}
+MPIRUN=${HARNESS_MPIRUN:-mpirun --oversubscribe --bind-to none}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_error EXPECTED_TEXT COMMAND...: the command must exit 2 and print EXPECTED_TEXT.
+expect_error() {
+  local expected=$1; shift
+  local status=0
+  "$@" >"$WORK/out" 2>&1 || status=$?
+  [ "$status" -eq 2 ] || { cat "$WORK/out"; fail "exit $status, expected 2: $*"; }
+  grep -qF -- "$expected" "$WORK/out" || { cat "$WORK/out"; fail "missing '$expected' from: $*"; }
+  echo "ok: $expected"
+}
+# The only results folder under $1/<name>/.
+only_run_dir() { ls -d "$1"/*/*/ | head -1; }
+py() { python3 - "$@"; }

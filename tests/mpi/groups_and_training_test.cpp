@@ -1,0 +1,129 @@
+// World-size sub-groups, agreement on problems, and the training trial's distributed
+// guarantees: identical parameters on every rank, and the same seed giving the same curve.
+#include <gtest/gtest.h>
+
+#include "data_cache.h"
+#include "experiment.h"
+#include "mpi_runtime.h"
+#include "plugin_registry.h"
+#include "train_trial.h"
+#include "trial.h"
+
+namespace harness {
+namespace {
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+TEST(Groups, FirstRanksFormTheGroupOthersGetNull) {
+  for (int k = 1; k <= world_size(); ++k) {
+    MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k);
+    if (world_rank() < k) {
+      ASSERT_NE(group, MPI_COMM_NULL);
+      int size = 0, rank = 0;
+      MPI_Comm_size(group, &size);
+      MPI_Comm_rank(group, &rank);
+      EXPECT_EQ(size, k);
+      EXPECT_EQ(rank, world_rank());
+      MPI_Comm_free(&group);
+    } else {
+      EXPECT_EQ(group, MPI_COMM_NULL);
+    }
+    sleeping_barrier(MPI_COMM_WORLD);
+  }
+}
+
+TEST(Groups, EveryRankLearnsTheFirstProblem) {
+  const GroupProblem none = agree_on_problem(MPI_COMM_WORLD, {});
+  EXPECT_TRUE(none.status.empty());
+  GroupProblem mine;
+  if (world_rank() >= 1) mine = {"failed", "broken on " + std::to_string(world_rank())};
+  const GroupProblem agreed = agree_on_problem(MPI_COMM_WORLD, mine);
+  EXPECT_EQ(agreed.status, "failed");
+  EXPECT_EQ(agreed.reason, "rank 1: broken on 1");
+}
+
+class DistributedTraining : public ::testing::Test {
+ protected:
+  Json run(int world, std::uint64_t seed, const std::string& extra = "") {
+    const Experiment e = parse_experiment(
+        R"({"name": "t", "seed": )" + std::to_string(seed) +
+            R"(, "settings": {"world_size": )" + std::to_string(world) +
+            R"(, "epochs": 2, "batch_size": 16, "dataset": {"rows": 600})" + extra + "}}",
+        "test", {});
+    const Trial trial = expand_trials(e).at(0);
+    Json record;
+    MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world);
+    if (group != MPI_COMM_NULL) {
+      TrialContext context{group, 0, 0, &plugins_, &data_};
+      MPI_Comm_rank(group, &context.rank);
+      MPI_Comm_size(group, &context.size);
+      record = run_train_trial(trial, context);
+      MPI_Comm_free(&group);
+    }
+    sleeping_barrier(MPI_COMM_WORLD);
+    return record;
+  }
+  PluginRegistry plugins_ = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
+  DataCache data_;
+};
+
+TEST_F(DistributedTraining, ParametersIdenticalOnAllRanksAfterTraining) {
+  const Json record = run(world_size(), 3);
+  if (world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "ok") << record["reason"];
+  EXPECT_EQ(record["params_consistent"], true);
+  EXPECT_EQ(record["world_size"], world_size());
+  // 600 rows, 30% test, 5% anomalies out of training: every rank gets ceil(n / N) rows.
+  const std::size_t train_rows = record["data"]["train_rows"];
+  const std::size_t shard = (train_rows + world_size() - 1) / world_size();
+  EXPECT_EQ(record["steps_per_epoch"], (shard + 15) / 16);
+  EXPECT_EQ(record["throughput"]["samples_per_s_per_rank"].size(), static_cast<std::size_t>(world_size()));
+  EXPECT_GT(record["detection"]["auroc"].get<double>(), 0.5);
+}
+
+TEST_F(DistributedTraining, SameSeedSameLossCurveOtherSeedDifferent) {
+  const Json a = run(world_size(), 5), b = run(world_size(), 5), c = run(world_size(), 6);
+  if (world_rank() != 0) return;
+  ASSERT_EQ(a["status"], "ok");
+  EXPECT_EQ(a["loss"]["per_step"], b["loss"]["per_step"]);
+  EXPECT_EQ(a["param_hash"], b["param_hash"]);
+  EXPECT_NE(a["loss"]["per_step"], c["loss"]["per_step"]);
+}
+
+TEST_F(DistributedTraining, SubGroupTrainsWhileOthersWait) {
+  const Json record = run(2, 1);
+  if (world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "ok") << record["reason"];
+  EXPECT_EQ(record["world_size"], 2);
+  EXPECT_EQ(record["params_consistent"], true);
+}
+
+TEST_F(DistributedTraining, DivergenceIsRecordedNotFatal) {
+  const Json record = run(world_size(), 1,
+                          R"(, "optimizer": {"name": "sgd", "lr": 90, "momentum": 0.99})");
+  if (world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "diverged");
+  EXPECT_NE(record["reason"].get<std::string>().find("global loss became"), std::string::npos);
+}
+
+TEST_F(DistributedTraining, BackendFailureOnInitFailsTheTrialOnEveryRank) {
+  PluginRegistry with_test_plugins = PluginRegistry::discover({HARNESS_PLUGIN_DIR, HARNESS_TEST_PLUGIN_DIR});
+  plugins_ = std::move(with_test_plugins);
+  const Json record = run(world_size(), 1, R"(, "backend": "throwing", "backend_params": {"fail_init": 1})");
+  if (world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "failed");
+  EXPECT_NE(record["reason"].get<std::string>().find("configured to fail init"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace harness

@@ -1,0 +1,20 @@
+// GoogleTest under mpirun: every rank runs every test (they are collective); only rank 0
+// prints, and the job fails if any rank failed.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  int failed = RUN_ALL_TESTS() != 0 ? 1 : 0, any_failed = 0;
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && any_failed && !failed) std::fprintf(stderr, "a test failed on another rank\n");
+  MPI_Finalize();
+  return any_failed;
+}

@@ -1,0 +1,113 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "input_error.h"
+#include "schema.h"
+#include "tabular_data.h"
+#include "train_schema.h"
+
+namespace harness {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("harness_test_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string csv_error(const std::string& text) {
+  const std::string path = write_temp("bad.csv", text);
+  try {
+    load_csv(path, "label");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
+
+TEST(CsvLoader, ReadsFeaturesAndLabel) {
+  const auto data = load_csv(write_temp("ok.csv", "a,label,b\n1,0,2\n3,1,4\n\n"), "label");
+  EXPECT_EQ(data.cols, 2u);
+  ASSERT_EQ(data.rows(), 2u);
+  EXPECT_EQ(data.values, (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(data.labels, (std::vector<int>{0, 1}));
+}
+
+TEST(CsvLoader, RejectsBadFilesWithFileAndLine) {
+  EXPECT_CONTAINS(csv_error(""), "harness_test_bad.csv: the file is empty");
+  EXPECT_CONTAINS(csv_error("a,b\n1,2\n"), "bad.csv:1: no label column \"label\"");
+  EXPECT_CONTAINS(csv_error("a,label\n1,0\n1,0,3\n"), "bad.csv:3: expected 2 fields as in the header, got 3");
+  EXPECT_CONTAINS(csv_error("a,label\n1,0\nx1,0\n"), "bad.csv:3: column 1: \"x1\" is not a number");
+  EXPECT_CONTAINS(csv_error("a,label\n1,2\n"), "bad.csv:2: label \"2\"");
+  EXPECT_CONTAINS(csv_error("a,label\n"), "has a header but no data rows");
+}
+
+TEST(FannLoader, ReadsAnnthyroidLabels) {
+  const auto data =
+      load_fann(write_temp("t.fann", "2 3 3\n0.1 0.2 0.3\n0 0 1\n0.4 0.5 0.6\n1 0 0\n"));
+  EXPECT_EQ(data.cols, 3u);
+  EXPECT_EQ(data.labels, (std::vector<int>{0, 1}));
+  EXPECT_FLOAT_EQ(data.values[4], 0.5f);
+}
+
+TEST(FannLoader, RejectsShortAndRaggedFiles) {
+  try {
+    load_fann(write_temp("short.fann", "3 2 1\n0 1\n1\n"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "short.fann:3: file ends after 1 of 3 rows");
+  }
+  try {
+    load_fann(write_temp("ragged.fann", "1 2 1\n0 1 5\n1\n"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "ragged.fann:2: expected 2 inputs, got 3");
+  }
+}
+
+TEST(Annthyroid, RealDataFromLibfannDoc) {
+  const Json dataset = with_defaults(train_settings_schema(), {})["dataset"];
+  Json annthyroid = dataset;
+  annthyroid["kind"] = "annthyroid";
+  const DataSplit split = load_dataset(annthyroid, "all");
+  EXPECT_EQ(split.train.cols, 21u);
+  EXPECT_EQ(split.train.rows() + split.test.rows(), 7200u);
+  EXPECT_EQ(split.train.anomalies() + split.test.anomalies(), 534u);
+}
+
+TEST(Standardisation, FitOnTrainingRowsOnly) {
+  Json dataset = with_defaults(train_settings_schema(), {})["dataset"];
+  dataset["kind"] = "csv";
+  // Training rows (label 0, train_on normal): a = 1, 3 -> mean 2, sd 1. The anomaly (a = 100)
+  // and the test file must not move the statistics.
+  dataset["path"] = write_temp("train.csv", "a,label\n1,0\n3,0\n100,1\n");
+  dataset["test_path"] = write_temp("test.csv", "a,label\n5,1\n2,0\n");
+  const DataSplit split = load_dataset(dataset, "normal");
+  ASSERT_EQ(split.train.rows(), 2u);
+  EXPECT_FLOAT_EQ(split.train.values[0], -1.0f);
+  EXPECT_FLOAT_EQ(split.train.values[1], 1.0f);
+  EXPECT_FLOAT_EQ(split.test.values[0], 3.0f);
+  EXPECT_FLOAT_EQ(split.test.values[1], 0.0f);
+}
+
+TEST(SyntheticTabular, SeededContaminatedAndSplit) {
+  Json dataset = with_defaults(train_settings_schema(), {})["dataset"];
+  dataset["rows"] = 1000;
+  dataset["contamination"] = 0.1;
+  const DataSplit a = make_synthetic_tabular(dataset);
+  const DataSplit b = make_synthetic_tabular(dataset);
+  EXPECT_EQ(a.train.values, b.train.values);
+  EXPECT_EQ(a.test.rows(), 300u);
+  EXPECT_EQ(a.train.anomalies() + a.test.anomalies(), 100u);
+  EXPECT_GT(a.test.anomalies(), 10u);
+  dataset["seed"] = 1;
+  EXPECT_NE(make_synthetic_tabular(dataset).train.values, a.train.values);
+}
+
+}  // namespace
+}  // namespace harness

@@ -1,0 +1,183 @@
+// Every class of bad experiment input gives exit-code-2 errors that name the JSON pointer
+// (or file:line:column) and what was expected.
+#include <gtest/gtest.h>
+
+#include "data_cache.h"
+#include "experiment.h"
+#include "input_error.h"
+#include "plugin_registry.h"
+#include "trial.h"
+#include "trial_validation.h"
+
+namespace harness {
+namespace {
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse_experiment(text, "exp.json", overrides);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
+
+TEST(ExperimentValidation, MalformedJsonNamesLineAndColumn) {
+  const std::string message = error_of("{\n  \"name\": \"x\",\n  \"seed\": ,\n}");
+  EXPECT_CONTAINS(message, "exp.json:3:");
+  EXPECT_CONTAINS(message, "malformed JSON");
+}
+
+TEST(ExperimentValidation, UnknownTopLevelKeySuggestsTheRightOne) {
+  const std::string message = error_of(R"({"name": "x", "repetitons": 2})");
+  EXPECT_CONTAINS(message, "/repetitons: unknown key");
+  EXPECT_CONTAINS(message, "did you mean \"repetitions\"");
+}
+
+TEST(ExperimentValidation, UnknownNestedSettingSuggestsSibling) {
+  const std::string message =
+      error_of(R"({"name": "x", "settings": {"optimizer": {"name": "adam", "lrate": 0.1}}})");
+  EXPECT_CONTAINS(message, "/settings/optimizer/lrate: unknown key");
+  EXPECT_CONTAINS(message, "did you mean \"lr\"");
+}
+
+TEST(ExperimentValidation, WrongTypeNamesPointerAndExpectation) {
+  const std::string message = error_of(R"({"name": "x", "settings": {"batch_size": "32"}})");
+  EXPECT_CONTAINS(message, "/settings/batch_size: expected an integer in [1, 1e+07], got \"32\"");
+}
+
+TEST(ExperimentValidation, OutOfRangeValue) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "settings": {"optimizer": {"lr": 0}}})"),
+                  "/settings/optimizer/lr: expected a number in (0, 100], got 0");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "repetitions": 0})"),
+                  "/repetitions: expected an integer in [1, 100000], got 0");
+}
+
+TEST(ExperimentValidation, BadChoiceSuggestsClosest) {
+  const std::string message = error_of(R"({"name": "x", "settings": {"lr_rule": "lineer"}})");
+  EXPECT_CONTAINS(message, "/settings/lr_rule: expected one of \"none\", \"linear\", \"sqrt\"");
+  EXPECT_CONTAINS(message, "did you mean \"linear\"");
+}
+
+TEST(ExperimentValidation, MissingNameIsRequired) {
+  EXPECT_CONTAINS(error_of(R"({"kind": "train"})"), ": missing required key \"name\"");
+}
+
+TEST(ExperimentValidation, NameMustBeAFolderName) {
+  EXPECT_CONTAINS(error_of(R"({"name": "../etc"})"), "/name: expected letters, digits");
+}
+
+TEST(ExperimentValidation, SweepAxisMustBeKnownAndNonEmpty) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "sweep": {"batchsize": [1]}})"),
+                  "/sweep/batchsize: unknown settings path \"batchsize\" (did you mean \"batch_size\"?)");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "sweep": {"batch_size": []}})"),
+                  "/sweep/batch_size: expected a non-empty array");
+}
+
+TEST(ExperimentValidation, SweepValuesAreCheckedLikeSettings) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "sweep": {"world_size": [1, 0]}})"),
+                  "/sweep/world_size/1: expected an integer in [1, 65536], got 0");
+}
+
+TEST(ExperimentValidation, ReportsEveryProblemAtOnce) {
+  const std::string message =
+      error_of(R"({"name": "x", "settings": {"epochs": -1, "batch_size": 0}})");
+  EXPECT_CONTAINS(message, "/settings/epochs");
+  EXPECT_CONTAINS(message, "/settings/batch_size");
+}
+
+TEST(ExperimentValidation, SetOverridesApplyBeforeValidation) {
+  const Experiment e = parse_experiment(R"({"name": "x"})", "exp.json",
+                                        {"settings.batch_size=64", "settings.optimizer.name=sgd"});
+  EXPECT_EQ(e.settings["batch_size"], 64);
+  EXPECT_EQ(e.settings["optimizer"]["name"], "sgd");
+  EXPECT_CONTAINS(error_of(R"({"name": "x"})", {"settings.batch_size=big"}),
+                  "/settings/batch_size: expected an integer");
+  EXPECT_CONTAINS(error_of(R"({"name": "x"})", {"novalue"}), "--set novalue: expected path=value");
+}
+
+TEST(ExperimentValidation, UnknownKindIsRejected) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "kind": "inference"})"),
+                  "/kind: expected one of \"train\", \"collective\"");
+}
+
+class TrialValidation : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    registry_ = new PluginRegistry(PluginRegistry::discover({HARNESS_PLUGIN_DIR}));
+  }
+  static std::string error_of_trials(const std::string& text, int ranks = 4) {
+    try {
+      const Experiment e = parse_experiment(text, "exp.json", {});
+      DataCache data;
+      validate_trials(e, expand_trials(e), *registry_, data, ranks);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  static PluginRegistry* registry_;
+};
+PluginRegistry* TrialValidation::registry_ = nullptr;
+
+TEST_F(TrialValidation, ValidExperimentPasses) {
+  EXPECT_EQ(error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}}})"), "");
+}
+
+TEST_F(TrialValidation, UnknownBackendListsAvailable) {
+  const std::string message = error_of_trials(R"({"name": "x", "settings": {"backend": "mpii"}})");
+  EXPECT_CONTAINS(message, "/settings/backend: unknown communicator plugin \"mpii\"");
+  EXPECT_CONTAINS(message, "did you mean \"mpi\"");
+  EXPECT_CONTAINS(message, "available: ");
+}
+
+TEST_F(TrialValidation, UnknownSweptModelPointsAtTheSweep) {
+  const std::string message = error_of_trials(
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}}, "sweep": {"model": ["autoencoder", "vae"]}})");
+  EXPECT_CONTAINS(message, "/sweep/model: unknown model plugin \"vae\"");
+}
+
+TEST_F(TrialValidation, ModelParameterErrorsComeFromThePlugin) {
+  const std::string message = error_of_trials(
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"hidden": [10, -3]}}})");
+  EXPECT_CONTAINS(message, "/settings/model_params/hidden/1: expected an integer");
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"depth": 3}}})"),
+                  "/settings/model_params/depth: unknown parameter");
+}
+
+TEST_F(TrialValidation, ConflictingInputDimIsRejected) {
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"input_dim": 7}}})"),
+                  "/settings/model_params/input_dim: set from the data set's 20 features");
+}
+
+TEST_F(TrialValidation, BackendParametersAreChecked) {
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "backend_params": {"algo": 1}}})"),
+                  "/settings/backend_params/algo: unknown parameter");
+}
+
+TEST_F(TrialValidation, MissingDataFileIsNamed) {
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"kind": "csv", "path": "/nonexistent/d.csv"}}})"),
+                  "/nonexistent/d.csv: cannot open the data file");
+}
+
+TEST_F(TrialValidation, WorldSizeAboveLaunchedRanksNamesBothAndTheFix) {
+  const std::string message = error_of_trials(
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}}, "sweep": {"world_size": [1, 8]}})", 2);
+  EXPECT_CONTAINS(message, "/sweep/world_size: a trial needs world_size 8 but the job has 2 ranks");
+  EXPECT_CONTAINS(message, "mpirun -np 8");
+}
+
+TEST_F(TrialValidation, SyntheticLatentDimMustBeBelowDim) {
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"rows": 200, "dim": 4, "latent_dim": 4}}})"),
+                  "/settings/dataset/latent_dim: expected less than dim (4), got 4");
+}
+
+}  // namespace
+}  // namespace harness

@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "communicator_factory.h"
+#include "model_factory.h"
+#include "plugin_registry.h"
+
+namespace harness {
+namespace {
+
+const std::string kPlugins = HARNESS_PLUGIN_DIR;
+const std::string kTestPlugins = HARNESS_TEST_PLUGIN_DIR;
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
+
+TEST(PluginLoading, GoodPluginsLoadWithTheirInfo) {
+  PluginHandle handle;
+  EXPECT_EQ(open_plugin(kPlugins + "/libharness_model_autoencoder.so", &handle), "");
+  EXPECT_EQ(handle.name, "autoencoder");
+  EXPECT_EQ(handle.kind, plugin::PluginKind::kModel);
+  EXPECT_EQ(handle.version, "1.0.0");
+  EXPECT_EQ(model_capabilities(handle).input_kind, plugin::InputKind::kTabular);
+
+  const auto registry = PluginRegistry::discover({kPlugins});
+  EXPECT_TRUE(registry.problems().empty());
+  EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "mpi"), nullptr);
+  EXPECT_EQ(registry.find(plugin::PluginKind::kModel, "mpi"), nullptr);
+}
+
+TEST(PluginLoading, ObjectsKeepTheirLibraryAlive) {
+  std::shared_ptr<plugin::Model> model;
+  {
+    const auto registry = PluginRegistry::discover({kPlugins});
+    const auto* handle = registry.find(plugin::PluginKind::kModel, "autoencoder");
+    ASSERT_NE(handle, nullptr);
+    model = create_model(*handle, {{"input_dim", 20}});
+    EXPECT_GE(handle->library.use_count(), 2);
+  }
+  // The registry is gone; the model's code must still be mapped.
+  at::Tensor out;
+  auto input = torch::zeros({4, 20});
+  ASSERT_TRUE(model->forward(input, &out).is_ok());
+  EXPECT_EQ(out.sizes(), input.sizes());
+  EXPECT_EQ(parameter_count(*model), 20u * 10 + 10 + 10 * 3 + 3 + 3 * 10 + 10 + 10 * 20 + 20);
+}
+
+TEST(PluginLoading, WrongApiVersionNamesBothVersions) {
+  PluginHandle handle;
+  const std::string error = open_plugin(kTestPlugins + "/libharness_comm_wrong_api.so", &handle);
+  EXPECT_CONTAINS(error, "plugin API version 999 but this harness speaks version 1");
+}
+
+TEST(PluginLoading, WrongBuildIdNamesBothIds) {
+  PluginHandle handle;
+  const std::string error = open_plugin(kTestPlugins + "/libharness_comm_wrong_build.so", &handle);
+  EXPECT_CONTAINS(error, "0.0.0/OtherCompiler-1.0/cxx11abi=0");
+  EXPECT_CONTAINS(error, plugin::kBuildId);
+}
+
+TEST(PluginLoading, MissingEntryPointIsNamed) {
+  PluginHandle handle;
+  const std::string error =
+      open_plugin(kTestPlugins + "/libharness_comm_missing_symbol.so", &handle);
+  EXPECT_CONTAINS(error, "missing symbol harness_create_model_v1");
+}
+
+TEST(PluginLoading, NotALibrary) {
+  const auto dir = std::filesystem::temp_directory_path() / "harness_not_a_library";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "libfake.so") << "this is text, not ELF\n";
+  PluginHandle handle;
+  EXPECT_CONTAINS(open_plugin((dir / "libfake.so").string(), &handle), "not a loadable plugin library");
+  const auto registry = PluginRegistry::discover({dir.string()});
+  EXPECT_TRUE(registry.plugins().empty());
+  ASSERT_EQ(registry.problems().size(), 1u);
+}
+
+TEST(PluginLoading, DiscoveryListsBrokenPluginsAsProblems) {
+  const auto registry = PluginRegistry::discover({kTestPlugins});
+  EXPECT_EQ(registry.problems().size(), 3u);  // wrong_api, wrong_build, missing_symbol
+  EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "throwing"), nullptr);
+}
+
+TEST(PluginLoading, EarlierDirectoryWins) {
+  const auto registry = PluginRegistry::discover({kPlugins, kPlugins});
+  EXPECT_EQ(registry.names(plugin::PluginKind::kCommunicator).size(),
+            PluginRegistry::discover({kPlugins}).names(plugin::PluginKind::kCommunicator).size());
+  EXPECT_FALSE(registry.problems().empty());
+}
+
+TEST(PluginLoading, ExceptionsInsideAPluginBecomeStatus) {
+  const auto registry = PluginRegistry::discover({kTestPlugins});
+  const auto* handle = registry.find(plugin::PluginKind::kCommunicator, "throwing");
+  ASSERT_NE(handle, nullptr);
+  auto communicator = create_communicator(*handle, Json::object());
+  float value = 1;
+  const plugin::Status status =
+      communicator->allreduce({&value, 1, plugin::DType::kFloat32}, {});
+  EXPECT_FALSE(status.is_ok());
+  EXPECT_EQ(status.code(), plugin::StatusCode::kInternal);
+  EXPECT_EQ(status.message(), "boom inside plugin");
+  try {
+    create_communicator(*handle, {{"fail_init", 7}});
+    FAIL() << "bad parameter accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_CONTAINS(e.what(), "/fail_init: expected an integer in [0, 1], got 7");
+  }
+}
+
+TEST(PluginLoading, SearchPathOrder) {
+  setenv("HARNESS_PLUGIN_PATH", "/a:/b", 1);
+  const auto path = plugin_search_path({"/flag"});
+  unsetenv("HARNESS_PLUGIN_PATH");
+  ASSERT_EQ(path.size(), 4u);
+  EXPECT_EQ(path[0], "/flag");
+  EXPECT_EQ(path[1], "/a");
+  EXPECT_EQ(path[2], "/b");
+  EXPECT_EQ(std::filesystem::path(path[3]).filename(), "plugins");
+}
+
+}  // namespace
+}  // namespace harness
