@@ -91,6 +91,8 @@ Json run_collective_trial(const Trial& trial, const TrialContext& context) {
   std::shared_ptr<plugin::Communicator> communicator;
   try {
     communicator = join_group(*backend, s["backend_params"], context.comm);
+  } catch (const GroupJoinError& e) {
+    local = {e.unsupported ? "skipped" : "failed", e.what()};
   } catch (const std::exception& e) {
     local = {"failed", e.what()};
   }

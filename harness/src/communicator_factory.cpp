@@ -31,7 +31,8 @@ std::shared_ptr<plugin::Communicator> join_group(const PluginHandle& plugin, con
   group.params_json = params.dump();
   const plugin::Status status = communicator->init(group);
   if (!status.is_ok())
-    throw std::runtime_error(plugin.name + " init: " + status.message());
+    throw GroupJoinError(plugin.name + " init: " + status.message(),
+                         status.code() == plugin::StatusCode::kUnsupported);
   return communicator;
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "harness/plugin/communicator.h"
 #include "json.h"
@@ -15,7 +17,15 @@ std::shared_ptr<plugin::Communicator> create_communicator(const PluginHandle& pl
 
 plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin);
 
-// Creates and initialises a communicator on comm (collective). Throws std::runtime_error.
+// A communicator's init failed; `unsupported` when the backend declined the configuration
+// (the trial is then skipped rather than failed).
+struct GroupJoinError : std::runtime_error {
+  GroupJoinError(const std::string& message, bool unsupported)
+      : std::runtime_error(message), unsupported(unsupported) {}
+  bool unsupported;
+};
+
+// Creates and initialises a communicator on comm (collective). Throws GroupJoinError.
 std::shared_ptr<plugin::Communicator> join_group(const PluginHandle& plugin, const Json& params,
                                                  MPI_Comm comm);
 

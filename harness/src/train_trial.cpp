@@ -175,6 +175,8 @@ Json run_train_trial(const Trial& trial, const TrialContext& context) {
     GroupProblem local;
     try {
       setup = set_up(trial, context, &record);
+    } catch (const GroupJoinError& e) {
+      local = {e.unsupported ? "skipped" : "failed", e.what()};
     } catch (const std::exception& e) {
       local = {"failed", e.what()};
     }

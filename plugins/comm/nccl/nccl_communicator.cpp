@@ -1,0 +1,169 @@
+// The "nccl" backend: NCCL on one GPU per rank (chosen by local rank), unique id shared over
+// MPI, stream-ordered calls on device buffers. Params: algo ("" | "ring" | "tree" | ...) and
+// proto ("" | "simple" | "ll" | "ll128"), exported as NCCL_ALGO / NCCL_PROTO before the
+// communicator is created. Without a visible GPU the plugin reports itself unavailable and
+// its trials are skipped.
+#include <cuda_runtime.h>
+#include <mpi.h>
+#include <nccl.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "harness/plugin/communicator.h"
+#include "harness/plugin/params.h"
+#include "harness/plugin/register.h"
+
+namespace harness::plugins {
+
+using plugin::BufferView;
+using plugin::DType;
+using plugin::Status;
+
+namespace {
+
+Status cuda_status(cudaError_t code, const char* what) {
+  if (code == cudaSuccess) return Status::ok();
+  return Status::internal(std::string(what) + ": " + cudaGetErrorString(code));
+}
+
+Status nccl_status(ncclResult_t code, const char* what) {
+  if (code == ncclSuccess) return Status::ok();
+  return Status::internal(std::string(what) + ": " + ncclGetErrorString(code));
+}
+
+ncclDataType_t nccl_type(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return ncclFloat32;
+    case DType::kFloat64: return ncclFloat64;
+    case DType::kFloat16: return ncclFloat16;
+    case DType::kBFloat16: return ncclBfloat16;
+  }
+  return ncclFloat32;
+}
+
+// Why this process cannot use NCCL, or "" when it can. Asked once: the answer cannot change.
+const std::string& unavailable_reason() {
+  static const std::string reason = [] {
+    int devices = 0;
+    const cudaError_t code = cudaGetDeviceCount(&devices);
+    if (code != cudaSuccess)
+      return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(code) + ")";
+    if (devices == 0) return std::string("no CUDA device visible");
+    return std::string();
+  }();
+  return reason;
+}
+
+}  // namespace
+
+class NcclCommunicator final : public plugin::Communicator {
+ public:
+  static constexpr const char* kName = "nccl";
+  static constexpr const char* kVersion = "1.0.0";
+  static constexpr const char* kDescription = "NCCL allreduce on CUDA device buffers, one GPU per rank";
+
+  static plugin::CommunicatorCapabilities capabilities() {
+    plugin::CommunicatorCapabilities c;
+    c.host_buffers = false;
+    c.cuda_buffers = true;
+    c.requires_cuda = true;
+    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.unavailable_reason = unavailable_reason();
+    return c;
+  }
+
+  explicit NcclCommunicator(const nlohmann::json& json) {
+    plugin::Params params(json, {"algo", "proto"});
+    algo_ = params.string("algo", "");
+    proto_ = params.choice("proto", "", {"", "simple", "ll", "ll128", "Simple", "LL", "LL128"});
+  }
+
+  ~NcclCommunicator() override {
+    if (comm_) ncclCommDestroy(comm_);
+    if (stream_) cudaStreamDestroy(stream_);
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (mpi_comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&mpi_comm_);
+  }
+
+  Status init(const plugin::GroupInit& group) noexcept override {
+    if (!unavailable_reason().empty()) return Status::unavailable(unavailable_reason());
+    return plugin::guarded([&]() -> Status {
+      size_ = group.size;
+      int devices = 0;
+      cudaGetDeviceCount(&devices);
+      device_ = group.local_rank % devices;
+      if (Status s = cuda_status(cudaSetDevice(device_), "cudaSetDevice"); !s.is_ok()) return s;
+      if (MPI_Comm_dup(group.comm, &mpi_comm_) != MPI_SUCCESS) return Status::internal("MPI_Comm_dup failed");
+      ncclUniqueId id;
+      if (group.rank == 0)
+        if (Status s = nccl_status(ncclGetUniqueId(&id), "ncclGetUniqueId"); !s.is_ok()) return s;
+      MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_comm_);
+      // NCCL reads these when a communicator is created.
+      if (!algo_.empty()) setenv("NCCL_ALGO", algo_.c_str(), 1);
+      if (!proto_.empty()) setenv("NCCL_PROTO", proto_.c_str(), 1);
+      if (Status s = nccl_status(ncclCommInitRank(&comm_, group.size, id, group.rank), "ncclCommInitRank");
+          !s.is_ok())
+        return s;
+      return cuda_status(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    });
+  }
+
+  Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (buffer.count == 0) return Status::ok();
+    return nccl_status(ncclAllReduce(buffer.data, buffer.data, buffer.count, nccl_type(buffer.dtype),
+                                     options.op == plugin::ReduceOp::kAvg ? ncclAvg : ncclSum, comm_,
+                                     options.stream ? static_cast<cudaStream_t>(options.stream) : stream_),
+                       "ncclAllReduce");
+  }
+
+  Status broadcast(BufferView buffer, int root) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (root < 0 || root >= size_)
+      return Status::invalid_argument("broadcast root " + std::to_string(root) +
+                                      " is outside the group of " + std::to_string(size_));
+    if (buffer.count == 0) return Status::ok();
+    return nccl_status(ncclBroadcast(buffer.data, buffer.data, buffer.bytes(), ncclUint8, root, comm_, stream_),
+                       "ncclBroadcast");
+  }
+
+  Status synchronize() noexcept override {
+    if (!stream_) return Status::ok();
+    return cuda_status(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+
+  Status barrier() noexcept override {
+    if (Status s = synchronize(); !s.is_ok()) return s;
+    return MPI_Barrier(mpi_comm_) == MPI_SUCCESS ? Status::ok() : Status::internal("MPI_Barrier failed");
+  }
+
+  std::string describe() const override {
+    return "NCCL " + std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + " algo=" +
+           (algo_.empty() ? "auto" : algo_) + " proto=" + (proto_.empty() ? "auto" : proto_) +
+           " device " + std::to_string(device_);
+  }
+
+ private:
+  Status check(const BufferView& buffer) const {
+    if (!comm_) return Status::invalid_argument("communicator not initialised");
+    if (buffer.device != plugin::DeviceKind::kCuda)
+      return Status::unsupported("nccl backend needs CUDA device buffers, got a host buffer");
+    if (buffer.count > 0 && buffer.data == nullptr)
+      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
+                                      " elements has a null data pointer");
+    return Status::ok();
+  }
+
+  std::string algo_, proto_;
+  int size_ = 1;
+  int device_ = 0;
+  ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  MPI_Comm mpi_comm_ = MPI_COMM_NULL;
+};
+
+}  // namespace harness::plugins
+
+HARNESS_REGISTER_COMMUNICATOR(harness::plugins::NcclCommunicator)

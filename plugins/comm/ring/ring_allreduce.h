@@ -1,0 +1,24 @@
+// The textbook ring allreduce (Patarasuk & Yuan; what the seed's "Ring AllReduce" means) over
+// MPI point-to-point: the buffer is cut into N segments; N-1 reduce-scatter steps each send one
+// segment to the right neighbour and add the one from the left, leaving each rank with one
+// fully reduced segment; N-1 allgather steps then pass the reduced segments around. Each
+// segment moves in chunks so that adding chunk k overlaps receiving chunk k+1.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace harness::plugins {
+
+struct RingOptions {
+  std::size_t chunk_bytes = 256 * 1024;  // pipelining unit
+};
+
+// In-place sum over comm. T is float or double. Returns MPI_SUCCESS or the first MPI error.
+template <class T>
+int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                       std::vector<T>* scratch);
+
+}  // namespace harness::plugins

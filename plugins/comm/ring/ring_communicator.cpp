@@ -1,0 +1,101 @@
+// The "ring" backend: ring_allreduce over MPI point-to-point, as a reference implementation
+// beside the libraries' own. Params: chunk_bytes (pipelining unit, default 256 KiB).
+#include <mpi.h>
+
+#include "harness/plugin/communicator.h"
+#include "harness/plugin/params.h"
+#include "harness/plugin/register.h"
+#include "ring_allreduce.h"
+
+namespace harness::plugins {
+
+using plugin::BufferView;
+using plugin::DType;
+using plugin::Status;
+
+class RingCommunicator final : public plugin::Communicator {
+ public:
+  static constexpr const char* kName = "ring";
+  static constexpr const char* kVersion = "1.0.0";
+  static constexpr const char* kDescription =
+      "textbook ring allreduce (reduce-scatter + allgather, chunked) over MPI point-to-point";
+
+  static plugin::CommunicatorCapabilities capabilities() { return {}; }
+
+  explicit RingCommunicator(const nlohmann::json& json) {
+    plugin::Params params(json, {"chunk_bytes"});
+    options_.chunk_bytes = static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 34));
+  }
+
+  ~RingCommunicator() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+  }
+
+  Status init(const plugin::GroupInit& group) noexcept override {
+    size_ = group.size;
+    if (MPI_Comm_dup(group.comm, &comm_) != MPI_SUCCESS) return Status::internal("MPI_Comm_dup failed");
+    return Status::ok();
+  }
+
+  Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    return plugin::guarded([&] {
+      int rc = buffer.dtype == DType::kFloat32
+                   ? ring_allreduce_sum(static_cast<float*>(buffer.data), buffer.count, comm_, options_, &scratch32_)
+                   : ring_allreduce_sum(static_cast<double*>(buffer.data), buffer.count, comm_, options_, &scratch64_);
+      if (rc != MPI_SUCCESS) return Status::internal("ring allreduce: MPI error " + std::to_string(rc));
+      if (options.op == plugin::ReduceOp::kAvg && size_ > 1) {
+        if (buffer.dtype == DType::kFloat32)
+          for (std::size_t i = 0; i < buffer.count; ++i) static_cast<float*>(buffer.data)[i] /= size_;
+        else
+          for (std::size_t i = 0; i < buffer.count; ++i) static_cast<double*>(buffer.data)[i] /= size_;
+      }
+      return Status::ok();
+    });
+  }
+
+  Status broadcast(BufferView buffer, int root) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (root < 0 || root >= size_)
+      return Status::invalid_argument("broadcast root " + std::to_string(root) +
+                                      " is outside the group of " + std::to_string(size_));
+    if (buffer.count == 0) return Status::ok();
+    return MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_) == MPI_SUCCESS
+               ? Status::ok()
+               : Status::internal("MPI_Bcast failed");
+  }
+
+  Status barrier() noexcept override {
+    return MPI_Barrier(comm_) == MPI_SUCCESS ? Status::ok() : Status::internal("MPI_Barrier failed");
+  }
+
+  std::string describe() const override {
+    return "ring reduce-scatter+allgather, chunk " + std::to_string(options_.chunk_bytes) + " B";
+  }
+
+ private:
+  Status check(const BufferView& buffer) const {
+    if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
+    if (buffer.device != plugin::DeviceKind::kCpu)
+      return Status::unsupported("ring backend supports host buffers only");
+    if (buffer.dtype != DType::kFloat32 && buffer.dtype != DType::kFloat64)
+      return Status::unsupported(std::string("ring backend supports fp32 and fp64, got ") +
+                                 plugin::dtype_name(buffer.dtype));
+    if (buffer.count > 0 && buffer.data == nullptr)
+      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
+                                      " elements has a null data pointer");
+    return Status::ok();
+  }
+
+  RingOptions options_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int size_ = 1;
+  std::vector<float> scratch32_;
+  std::vector<double> scratch64_;
+};
+
+}  // namespace harness::plugins
+
+HARNESS_REGISTER_COMMUNICATOR(harness::plugins::RingCommunicator)
