@@ -20,6 +20,26 @@ const Json& field(const Json& record, const char* a, const char* b) {
 
 }  // namespace
 
+std::string collective_table(const Json& record) {
+  const Json& s = record["settings"];
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "  %12s %11s %5s %5s %11s %9s %9s %7s %10s %10s %6s\n", "size(B)",
+                "count", "type", "redop", "time(us)", "algbw", "busbw", "#wrong", "p50(us)", "p99(us)",
+                "cv");
+  out += line;
+  for (const auto& p : record["points"]) {
+    std::snprintf(line, sizeof line, "  %12llu %11llu %5s %5s %11.2f %9.3f %9.3f %7s %10.2f %10.2f %6.3f\n",
+                  p["bytes"].get<unsigned long long>(), p["count"].get<unsigned long long>(),
+                  s["dtype"].get<std::string>().c_str(), s["op"].get<std::string>().c_str(),
+                  p["time_us"].get<double>(), p["algbw_gbps"].get<double>(), p["busbw_gbps"].get<double>(),
+                  p["wrong"].is_null() ? "n/a" : p["wrong"].dump().c_str(), p["p50_us"].get<double>(),
+                  p["p99_us"].get<double>(), p["cv"].get<double>());
+    out += line;
+  }
+  return out + "  (algbw, busbw in GB/s; time = mean over iterations of the slowest rank)";
+}
+
 std::string describe_axes(const Json& axes) {
   std::string text;
   for (const auto& item : axes.items()) {
@@ -65,7 +85,7 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
   const double eta = finished_ ? seconds_spent_ / finished_ * left : 0;
   std::ostringstream text;
   text << label(position) << " " << record["status"].get<std::string>();
-  if (record["kind"] == "train" && record["status"] != "skipped" && record["status"] != "failed") {
+  if (record["kind"] == "train" && record.contains("throughput")) {
     text << "  " << number(field(record, "throughput", "samples_per_s"), "%.0f") << " samples/s"
          << "  loss " << number(field(record, "loss", "final"), "%.5g")
          << "  auroc " << number(field(record, "detection", "auroc"), "%.4f");
@@ -75,6 +95,7 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
   text << "  " << number(record["wall_time_s"], "%.1f") << " s, ETA " << number(Json(eta), "%.0f")
        << " s";
   message(text.str());
+  if (record.contains("points")) message(collective_table(record));
   if (verbosity_ == Verbosity::kVerbose && record.contains("step_time_ms"))
     detail("      step ms: " + record["step_time_ms"].dump());
 }

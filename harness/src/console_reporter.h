@@ -32,6 +32,9 @@ class ConsoleReporter {
   double seconds_spent_ = 0;
 };
 
+// nccl-tests-style table of a collective record's points.
+std::string collective_table(const Json& record);
+
 // "world_size=2 batch_size=32" from a trial's swept values.
 std::string describe_axes(const Json& axes);
 

@@ -13,6 +13,9 @@
 namespace harness {
 namespace {
 
+void validate_sweep(const Schema& schema, const Json& sweep, const std::string& prefix,
+                    ErrorList& errors);
+
 const Schema& top_level_schema() {
   using T = FieldType;
   const double inf = std::numeric_limits<double>::infinity();
@@ -30,8 +33,29 @@ const Schema& top_level_schema() {
        "the settings every trial starts from (fields per kind below)"},
       {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "settings path -> list of values; trials are the cartesian product"},
+      {"parts", T::kObjectList, Json::array(), -inf, inf, false, {},
+       "instead of kind/settings/sweep: a list of {name, kind, settings, sweep} run in order"},
   };
   return schema;
+}
+
+const Schema& part_schema() {
+  using T = FieldType;
+  const double inf = std::numeric_limits<double>::infinity();
+  static const Schema schema = {
+      {"name", T::kString, nullptr, -inf, inf, false, {}, "names the part in records"},
+      {"kind", T::kString, nullptr, -inf, inf, false, {"train", "collective"}, "the part's kind"},
+      {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
+      {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
+  };
+  return schema;
+}
+
+void validate_part(const ExperimentPart& part, ErrorList& errors) {
+  const Schema& schema = settings_schema_for(part.kind);
+  validate_object(schema, "", part.settings, part.pointer + "/settings", /*check_required=*/false,
+                  errors);
+  validate_sweep(schema, part.sweep, part.pointer, errors);
 }
 
 void apply_override(Json& document, const std::string& assignment, ErrorList& errors) {
@@ -45,23 +69,38 @@ void apply_override(Json& document, const std::string& assignment, ErrorList& er
     errors.add("--set " + assignment + ": \"" + path + "\" runs through a value that is not an object");
 }
 
-void validate_sweep(const Schema& schema, const Json& sweep, ErrorList& errors) {
+void validate_sweep(const Schema& schema, const Json& sweep, const std::string& prefix,
+                    ErrorList& errors) {
   std::vector<std::string> known;
   for (const auto& spec : schema) known.push_back(spec.path);
   for (const auto& axis : sweep.items()) {
-    const std::string pointer = "/sweep/" + axis.key();
-    if (!schema_has_path(schema, axis.key())) {
-      errors.add(pointer + ": unknown settings path \"" + axis.key() + "\"" +
-                 did_you_mean(axis.key(), known));
-      continue;
-    }
+    const std::string pointer = prefix + "/sweep/" + axis.key();
+    const auto paths = axis_paths(axis.key());
+    bool paths_ok = true;
+    for (const auto& path : paths)
+      if (!schema_has_path(schema, path)) {
+        errors.add(pointer + ": unknown settings path \"" + path + "\"" + did_you_mean(path, known));
+        paths_ok = false;
+      }
+    if (!paths_ok) continue;
     if (!axis.value().is_array() || axis.value().empty()) {
       errors.add(pointer + ": expected a non-empty array of values, got " + axis.value().dump());
       continue;
     }
-    for (std::size_t i = 0; i < axis.value().size(); ++i)
-      validate_value_at(schema, axis.key(), axis.value()[i], pointer + "/" + std::to_string(i),
-                        errors);
+    for (std::size_t i = 0; i < axis.value().size(); ++i) {
+      const Json& value = axis.value()[i];
+      const std::string item = pointer + "/" + std::to_string(i);
+      if (paths.size() == 1) {
+        validate_value_at(schema, paths[0], value, item, errors);
+      } else if (!value.is_array() || value.size() != paths.size()) {
+        errors.add(item + ": a zipped axis of " + std::to_string(paths.size()) +
+                   " paths needs an array of " + std::to_string(paths.size()) + " values, got " +
+                   value.dump());
+      } else {
+        for (std::size_t p = 0; p < paths.size(); ++p)
+          validate_value_at(schema, paths[p], value[p], item + "/" + std::to_string(p), errors);
+      }
+    }
   }
 }
 
@@ -103,19 +142,31 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   const Json top = with_defaults(top_level_schema(), experiment.document);
   experiment.name = top["name"].get<std::string>();
   experiment.description = top["description"].get<std::string>();
-  experiment.kind = top["kind"].get<std::string>();
   experiment.seed = top["seed"].get<std::uint64_t>();
   experiment.repetitions = top["repetitions"].get<int>();
-  experiment.settings = top["settings"];
-  experiment.sweep = top["sweep"];
+  const Json& document = experiment.document;
+  if (top["parts"].empty()) {
+    experiment.parts.push_back({"", top["kind"], "", top["settings"], top["sweep"]});
+  } else {
+    for (const char* single : {"kind", "settings", "sweep"})
+      if (document.contains(single))
+        errors.add(std::string("/") + single + ": not allowed beside \"parts\" (give it inside each part)");
+    for (std::size_t i = 0; i < top["parts"].size(); ++i) {
+      const std::string pointer = "/parts/" + std::to_string(i);
+      ErrorList part_errors;
+      validate_object(part_schema(), "", top["parts"][i], pointer, /*check_required=*/true, part_errors);
+      for (const auto& m : part_errors.messages()) errors.add(m);
+      if (!part_errors.empty()) continue;
+      const Json part = with_defaults(part_schema(), top["parts"][i]);
+      experiment.parts.push_back({part["name"], part["kind"], pointer, part["settings"], part["sweep"]});
+    }
+  }
 
   if (!std::regex_match(experiment.name, std::regex("[A-Za-z0-9_.-]+")) ||
       experiment.name.front() == '.')
     errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
                experiment.name + "\"");
-  const Schema& schema = settings_schema_for(experiment.kind);
-  validate_object(schema, "", experiment.settings, "/settings", /*check_required=*/false, errors);
-  validate_sweep(schema, experiment.sweep, errors);
+  for (const auto& part : experiment.parts) validate_part(part, errors);
   errors.throw_if_any(source);
   return experiment;
 }

@@ -11,16 +11,24 @@
 
 namespace harness {
 
+// One sweep of one kind. A file holds either one (top-level kind/settings/sweep) or several
+// under "parts", which run in order into the same results folder.
+struct ExperimentPart {
+  std::string name;     // "" for a single-part file
+  std::string kind;     // "train" or "collective"
+  std::string pointer;  // "" or "/parts/<i>": where its settings and sweep sit in the file
+  Json settings;        // the user's settings, without defaults
+  Json sweep;           // dotted settings path -> non-empty array of values, in file order
+};
+
 struct Experiment {
   std::string source;  // the file it came from, for messages
   Json document;       // the file as written, with --set overrides applied
   std::string name;
   std::string description;
-  std::string kind;  // "train" or "collective"
   std::uint64_t seed = 0;
   int repetitions = 1;
-  Json settings;  // the user's settings, without defaults
-  Json sweep;     // dotted settings path -> non-empty array of values, in file order
+  std::vector<ExperimentPart> parts;
 };
 
 // The settings schema of an experiment kind; throws InputError for an unknown kind.

@@ -41,6 +41,18 @@ bool set_path(Json& root, const std::string& dotted_path, Json value) {
   return true;
 }
 
+std::vector<std::string> axis_paths(const std::string& axis_key) {
+  std::vector<std::string> paths;
+  std::stringstream stream(axis_key);
+  std::string path;
+  while (std::getline(stream, path, ',')) {
+    const auto first = path.find_first_not_of(' ');
+    const auto last = path.find_last_not_of(' ');
+    paths.push_back(first == std::string::npos ? "" : path.substr(first, last - first + 1));
+  }
+  return paths;
+}
+
 Json parse_loose_value(const std::string& text) {
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return Json(text);

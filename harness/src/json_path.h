@@ -18,6 +18,10 @@ bool set_path(Json& root, const std::string& dotted_path, Json value);
 // Parses a --set value: JSON when it parses as JSON, otherwise the raw text as a string.
 Json parse_loose_value(const std::string& text);
 
+// The settings paths one sweep axis sets: "batch_size" or, for a zipped axis whose values
+// are arrays setting several paths together, "backend, backend_params".
+std::vector<std::string> axis_paths(const std::string& axis_key);
+
 // Line and column (1-based) of a byte offset in text, for JSON parse errors.
 struct TextPosition {
   std::size_t line = 1;

@@ -2,6 +2,8 @@
 // distributed training trials or collective benchmarks under MPI.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -66,11 +68,13 @@ void print_field_reference() {
 }
 
 void print_trial_table(const std::vector<Trial>& trials) {
-  std::printf("%5s  %-16s %4s %6s  %s\n", "TRIAL", "KEY", "REP", "SEED", "SETTINGS");
+  std::printf("%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED", "SETTINGS");
   for (const auto& t : trials)
-    std::printf("%5zu  %-16s %4d %6llu  %s\n", t.index + 1, t.key.c_str(), t.repetition,
-                static_cast<unsigned long long>(t.seed), describe_axes(t.axes).c_str());
-  std::printf("%zu trial(s)\n", trials.size());
+    std::printf("%5zu  %-10s %-16s %4d %6llu  %s\n", t.index + 1, t.kind.c_str(), t.key.c_str(),
+                t.repetition, static_cast<unsigned long long>(t.seed), describe_axes(t.axes).c_str());
+  int ranks = 1;
+  for (const auto& t : trials) ranks = std::max(ranks, t.settings["world_size"].get<int>());
+  std::printf("%zu trial(s); run with mpirun -np %d\n", trials.size(), ranks);
 }
 
 // Rank 0 reads a text file and every rank gets its contents, so only the launching host
@@ -137,7 +141,8 @@ int run(const CommandLine& cli, const std::vector<std::string>& argv, int* argc,
       for (const auto& problem : plugins.problems())
         std::fprintf(stderr, "harness: plugin not loaded: %s\n", problem.c_str());
     DataCache data;
-    validate_trials(experiment, trials, plugins, data, mpi.size());
+    // A dry run may be made without mpirun: it reports the ranks needed instead of refusing.
+    validate_trials(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size());
     if (cli.dry_run) {
       if (leader) print_trial_table(trials);
       return 0;

@@ -174,6 +174,34 @@ void ResultsStore::write_summary() const {
     csv << "\n";
   }
   write_file_atomically((fs::path(directory_) / "summary.csv").string(), csv.str());
+  write_points();
+}
+
+void ResultsStore::write_points() const {
+  // One row per message size of every collective trial: the table plots are made from.
+  std::ostringstream csv;
+  bool any = false;
+  for (const auto& record : records_) {
+    if (!record.contains("points") || !record["points"].is_array()) continue;
+    if (!any) {
+      csv << "index,key,status,backend,algorithm,world_size,dtype,op,bytes,count,time_us,min_us,"
+             "p50_us,p99_us,cv,algbw_gbps,busbw_gbps,wrong\n";
+      any = true;
+    }
+    const Json& s = record["settings"];
+    const Json backend = record.value("backend", Json::object());
+    for (const auto& p : record["points"]) {
+      csv << record["index"] << "," << record["key"].get<std::string>() << ","
+          << record["status"].get<std::string>() << "," << csv_cell(backend.value("name", Json(""))) << ","
+          << csv_cell(backend.value("algorithm", Json(""))) << "," << record["world_size"] << ","
+          << s["dtype"].get<std::string>() << "," << s["op"].get<std::string>();
+      for (const char* field : {"bytes", "count", "time_us", "min_us", "p50_us", "p99_us", "cv",
+                                "algbw_gbps", "busbw_gbps", "wrong"})
+        csv << "," << csv_cell(p.value(field, Json()));
+      csv << "\n";
+    }
+  }
+  if (any) write_file_atomically((fs::path(directory_) / "points.csv").string(), csv.str());
 }
 
 }  // namespace harness

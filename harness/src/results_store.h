@@ -1,6 +1,7 @@
 // The results folder: results/<name>/<UTC time>/ with trials.jsonl (one record per finished
 // trial, fsynced as it is written), summary.csv (rewritten from the records after each trial)
-// and meta.json. Only rank 0 touches it.
+// meta.json, and for collective trials points.csv (one row per message size). Only rank 0
+// touches it.
 #pragma once
 
 #include <set>
@@ -29,6 +30,7 @@ class ResultsStore {
 
  private:
   void write_summary() const;
+  void write_points() const;
   std::string directory_;
   std::vector<Json> records_;
 };

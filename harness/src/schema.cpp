@@ -72,6 +72,7 @@ std::string expectation(const FieldSpec& spec) {
     case FieldType::kStringList: return "an array of strings";
     case FieldType::kIntegerList: return "an array of integers" + range_text(spec);
     case FieldType::kFreeObject: return "an object";
+    case FieldType::kObjectList: return "an array of objects";
   }
   return "?";
 }
@@ -110,6 +111,12 @@ bool value_matches(const FieldSpec& spec, const Json& value) {
       return true;
     }
     case FieldType::kFreeObject: return value.is_object();
+    case FieldType::kObjectList: {
+      if (!value.is_array()) return false;
+      for (const auto& item : value)
+        if (!item.is_object()) return false;
+      return true;
+    }
   }
   return false;
 }

@@ -20,6 +20,7 @@ enum class FieldType {
   kStringList,
   kIntegerList,
   kFreeObject,  // an object whose contents someone else validates (plugin parameters)
+  kObjectList,  // an array of objects validated by the caller
 };
 
 struct FieldSpec {

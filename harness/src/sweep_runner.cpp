@@ -88,9 +88,9 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
       context.data = &data;
       const auto started = std::chrono::steady_clock::now();
       try {
-        record = runner_for(experiment.kind)(trial, context);
+        record = runner_for(trial.kind)(trial, context);
       } catch (const std::exception& e) {
-        record = finish_record(new_trial_record(experiment.kind, trial, world_size), "failed",
+        record = finish_record(new_trial_record(trial.kind, trial, world_size), "failed",
                                e.what(), started);
       }
       MPI_Comm_free(&group);

@@ -347,7 +347,9 @@ Json run_train_trial(const Trial& trial, const TrialContext& context) {
                                                 s["threshold_percentile"].get<double>());
       }
       if (!consistent && status == "ok") {
-        status = "failed";
+        // The metrics stand (they are rank 0's model), but the replicas drifted apart: the
+        // backend's reduction is not bitwise identical on every rank.
+        status = "inconsistent";
         reason = "parameters differ between ranks after training";
       }
     }

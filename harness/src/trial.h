@@ -12,7 +12,10 @@
 namespace harness {
 
 struct Trial {
-  std::size_t index = 0;  // 0-based position in the sweep
+  std::size_t index = 0;  // 0-based position in the whole experiment
+  std::string kind;       // the part's kind
+  std::string part;       // the part's name ("" for a single-part file)
+  std::size_t part_index = 0;
   Json settings;          // every field, defaults filled
   Json axes;              // the swept values of this trial, for display
   int repetition = 0;

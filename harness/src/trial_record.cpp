@@ -5,6 +5,7 @@ namespace harness {
 Json new_trial_record(const std::string& kind, const Trial& trial, int world_size) {
   return Json{{"schema_version", kRecordSchemaVersion},
               {"kind", kind},
+              {"part", trial.part},
               {"key", trial.key},
               {"index", trial.index},
               {"repetition", trial.repetition},

@@ -6,23 +6,24 @@
 #include "communicator_factory.h"
 #include "did_you_mean.h"
 #include "input_error.h"
+#include "json_path.h"
 #include "model_factory.h"
 
 namespace harness {
 namespace {
 
-// Where a setting's value came from: the sweep axis when it is swept, else /settings.
-std::string pointer_for(const Experiment& experiment, const std::string& path) {
-  for (const auto& axis : experiment.sweep.items())
-    if (path == axis.key() || path.rfind(axis.key() + ".", 0) == 0 ||
-        axis.key().rfind(path + ".", 0) == 0)
-      return "/sweep/" + axis.key();
-  std::string pointer = "/settings/";
+// Where a setting's value came from: the sweep axis when it is swept, else settings.
+std::string pointer_for(const ExperimentPart& part, const std::string& path) {
+  for (const auto& axis : part.sweep.items())
+    for (const auto& swept : axis_paths(axis.key()))
+      if (path == swept || path.rfind(swept + ".", 0) == 0 || swept.rfind(path + ".", 0) == 0)
+        return part.pointer + "/sweep/" + axis.key();
+  std::string pointer = part.pointer + "/settings/";
   for (char c : path) pointer += c == '.' ? '/' : c;
   return pointer;
 }
 
-const PluginHandle* find_plugin(const Experiment& experiment, const PluginRegistry& plugins,
+const PluginHandle* find_plugin(const ExperimentPart& experiment, const PluginRegistry& plugins,
                                 plugin::PluginKind kind, const std::string& field,
                                 const std::string& name, ErrorList& errors) {
   if (const PluginHandle* found = plugins.find(kind, name)) return found;
@@ -50,23 +51,26 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
   };
 
   int largest_world = 0;
+  std::string largest_pointer;
   for (const auto& trial : trials) {
     const Json& s = trial.settings;
+    const ExperimentPart& part = experiment.parts[trial.part_index];
+    if (s["world_size"].get<int>() > largest_world) largest_pointer = pointer_for(part, "world_size");
     largest_world = std::max(largest_world, s["world_size"].get<int>());
     ErrorList trial_errors;
     const PluginHandle* backend =
-        find_plugin(experiment, plugins, plugin::PluginKind::kCommunicator, "backend",
+        find_plugin(part, plugins, plugin::PluginKind::kCommunicator, "backend",
                     s["backend"].get<std::string>(), trial_errors);
     if (backend) {
       try {
         create_communicator(*backend, s["backend_params"]);
       } catch (const std::exception& e) {
-        trial_errors.add(pointer_for(experiment, "backend_params") + e.what());
+        trial_errors.add(pointer_for(part, "backend_params") + e.what());
       }
     }
-    if (experiment.kind == "train") {
+    if (trial.kind == "train") {
       const PluginHandle* model =
-          find_plugin(experiment, plugins, plugin::PluginKind::kModel, "model",
+          find_plugin(part, plugins, plugin::PluginKind::kModel, "model",
                       s["model"].get<std::string>(), trial_errors);
       const DataSplit* split = nullptr;
       try {
@@ -77,7 +81,7 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
       if (model && split) {
         const auto capabilities = model_capabilities(*model);
         if (capabilities.input_kind != plugin::InputKind::kTabular)
-          trial_errors.add(pointer_for(experiment, "model") + ": model \"" + model->name +
+          trial_errors.add(pointer_for(part, "model") + ": model \"" + model->name +
                            "\" takes " + plugin::input_kind_name(capabilities.input_kind) +
                            " input but data set kind \"" +
                            s["dataset"]["kind"].get<std::string>() + "\" is tabular");
@@ -86,14 +90,14 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
         } catch (const InputError& e) {
           trial_errors.add(e.what());
         } catch (const std::exception& e) {
-          trial_errors.add(pointer_for(experiment, "model_params") + e.what());
+          trial_errors.add(pointer_for(part, "model_params") + e.what());
         }
       }
     }
     for (const auto& message : trial_errors.messages()) add_once(message);
   }
   if (largest_world > launched_ranks)
-    errors.add(pointer_for(experiment, "world_size") + ": a trial needs world_size " +
+    errors.add(largest_pointer + ": a trial needs world_size " +
                std::to_string(largest_world) + " but the job has " +
                std::to_string(launched_ranks) + " rank" + (launched_ranks == 1 ? "" : "s") +
                "; launch with mpirun -np " + std::to_string(largest_world));

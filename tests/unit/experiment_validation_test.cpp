@@ -91,8 +91,8 @@ TEST(ExperimentValidation, ReportsEveryProblemAtOnce) {
 TEST(ExperimentValidation, SetOverridesApplyBeforeValidation) {
   const Experiment e = parse_experiment(R"({"name": "x"})", "exp.json",
                                         {"settings.batch_size=64", "settings.optimizer.name=sgd"});
-  EXPECT_EQ(e.settings["batch_size"], 64);
-  EXPECT_EQ(e.settings["optimizer"]["name"], "sgd");
+  EXPECT_EQ(e.parts.at(0).settings["batch_size"], 64);
+  EXPECT_EQ(e.parts.at(0).settings["optimizer"]["name"], "sgd");
   EXPECT_CONTAINS(error_of(R"({"name": "x"})", {"settings.batch_size=big"}),
                   "/settings/batch_size: expected an integer");
   EXPECT_CONTAINS(error_of(R"({"name": "x"})", {"novalue"}), "--set novalue: expected path=value");

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "experiment.h"
+#include "input_error.h"
 #include "trial.h"
 
 namespace harness {
@@ -65,6 +66,78 @@ TEST(Sweep, KeysAreUniqueAndIndependentOfFieldOrder) {
   EXPECT_NE(a[0].key, a[1].key);
   EXPECT_EQ(a[0].key, b[0].key);
   EXPECT_EQ(a[1].key, b[1].key);
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+TEST(Parts, EachPartExpandsWithItsOwnKindAndSchema) {
+  const Experiment e = parse_experiment(
+      R"({"name": "x", "parts": [
+            {"name": "bench", "kind": "collective", "settings": {"iters": 3}, "sweep": {"backend": ["mpi", "ring"]}},
+            {"name": "train", "kind": "train", "sweep": {"world_size": [1, 2]}}]})",
+      "exp.json", {});
+  const auto trials = expand_trials(e);
+  ASSERT_EQ(trials.size(), 4u);
+  EXPECT_EQ(trials[0].kind, "collective");
+  EXPECT_EQ(trials[0].part, "bench");
+  EXPECT_EQ(trials[0].settings["iters"], 3);
+  EXPECT_EQ(trials[3].kind, "train");
+  EXPECT_EQ(trials[3].index, 3u);
+  EXPECT_EQ(trials[3].settings["world_size"], 2);
+}
+
+TEST(Parts, ErrorsNameThePartPointer) {
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_experiment(text, "exp.json", {});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"name": "a", "kind": "collective", "settings": {"iter": 3}}]})")
+                .find("/parts/0/settings/iter: unknown key \"iter\" (did you mean \"iters\"?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "kind": "train", "parts": [{"name": "a", "kind": "train"}]})")
+                .find("/kind: not allowed beside \"parts\""),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"kind": "train"}]})").find("/parts/0: missing required key \"name\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+TEST(ZippedAxes, SetSeveralPathsTogether) {
+  const Experiment e = parse_experiment(
+      R"({"name": "x", "sweep": {"backend, backend_params": [["mpi", {}], ["gloo", {"algorithm": "bcube"}]],
+                                 "world_size": [1, 2]}})",
+      "exp.json", {});
+  const auto trials = expand_trials(e);
+  ASSERT_EQ(trials.size(), 4u);
+  EXPECT_EQ(trials[2].settings["backend"], "gloo");
+  EXPECT_EQ(trials[2].settings["backend_params"]["algorithm"], "bcube");
+  EXPECT_EQ(trials[2].axes.dump(), R"({"backend":"gloo","backend_params":{"algorithm":"bcube"},"world_size":1})");
+}
+
+TEST(ZippedAxes, ValuesMustMatchThePaths) {
+  try {
+    parse_experiment(R"({"name": "x", "sweep": {"backend, world_size": [["mpi", 2], ["gloo"], ["ring", 0]]}})",
+                     "exp.json", {});
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("/sweep/backend, world_size/1: a zipped axis of 2 paths needs an array of 2 values"),
+              std::string::npos) << message;
+    EXPECT_NE(message.find("/sweep/backend, world_size/2/1: expected an integer"), std::string::npos) << message;
+  }
 }
 
 }  // namespace
