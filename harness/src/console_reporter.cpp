@@ -89,6 +89,8 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
     text << "  " << number(field(record, "throughput", "samples_per_s"), "%.0f") << " samples/s"
          << "  loss " << number(field(record, "loss", "final"), "%.5g")
          << "  auroc " << number(field(record, "detection", "auroc"), "%.4f");
+    if (record.contains("detection_points"))
+      text << " (points " << number(field(record, "detection_points", "auroc"), "%.4f") << ")";
   }
   if (!record["reason"].get<std::string>().empty())
     text << "  (" << record["reason"].get<std::string>() << ")";

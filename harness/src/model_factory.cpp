@@ -8,14 +8,23 @@
 
 namespace harness {
 
-Json model_params_for(const Json& user_params, std::size_t input_dim) {
+namespace {
+
+void set_host_owned(Json& params, const char* key, std::size_t value, const char* what) {
+  if (params.contains(key) &&
+      !(params[key].is_number_integer() && params[key].get<std::size_t>() == value))
+    throw InputError(std::string("/settings/model_params/") + key + ": set from the data set's " +
+                     std::to_string(value) + " " + what + "; remove it or make it " +
+                     std::to_string(value) + ", got " + params[key].dump());
+  params[key] = value;
+}
+
+}  // namespace
+
+Json model_params_for(const Json& user_params, const DataSplit& data) {
   Json params = user_params;
-  if (params.contains("input_dim") &&
-      !(params["input_dim"].is_number_integer() && params["input_dim"].get<std::size_t>() == input_dim))
-    throw InputError("/settings/model_params/input_dim: set from the data set's " +
-                     std::to_string(input_dim) + " features; remove it or make it " +
-                     std::to_string(input_dim) + ", got " + params["input_dim"].dump());
-  params["input_dim"] = input_dim;
+  set_host_owned(params, "input_dim", data.features, "features");
+  if (data.sequence) set_host_owned(params, "window", data.window, "window length");
   return params;
 }
 

