@@ -6,6 +6,7 @@
 #include "experiment.h"
 #include "mpi_runtime.h"
 #include "plugin_registry.h"
+#include "schema.h"
 #include "train_trial.h"
 #include "trial.h"
 
@@ -54,12 +55,12 @@ TEST(Groups, EveryRankLearnsTheFirstProblem) {
 
 class DistributedTraining : public ::testing::Test {
  protected:
-  Json run(int world, std::uint64_t seed, const std::string& extra = "") {
+  // extra: settings that replace the defaults below (objects merge).
+  Json run(int world, std::uint64_t seed, const std::string& extra = "{}") {
+    Json settings = {{"world_size", world}, {"epochs", 2}, {"batch_size", 16}, {"dataset", {{"rows", 600}}}};
+    deep_merge(settings, Json::parse(extra));
     const Experiment e = parse_experiment(
-        R"({"name": "t", "seed": )" + std::to_string(seed) +
-            R"(, "settings": {"world_size": )" + std::to_string(world) +
-            R"(, "epochs": 2, "batch_size": 16, "dataset": {"rows": 600})" + extra + "}}",
-        "test", {});
+        Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
     const Trial trial = expand_trials(e).at(0);
     Json record;
     MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world);
@@ -100,6 +101,19 @@ TEST_F(DistributedTraining, SameSeedSameLossCurveOtherSeedDifferent) {
   EXPECT_NE(a["loss"]["per_step"], c["loss"]["per_step"]);
 }
 
+TEST_F(DistributedTraining, SequenceModelsStayConsistentAndScorePoints) {
+  for (const char* model : {"lstm", "transformer"}) {
+    const Json record = run(world_size(), 2,
+                            std::string(R"({"model": ")") + model +
+                                R"(", "dataset": {"kind": "synthetic_series", "length": 1200, "dim": 2, "events": 6, "window": 8, "stride": 4}, "epochs": 1})");
+    if (world_rank() != 0) continue;
+    EXPECT_EQ(record["status"], "ok") << model << ": " << record["reason"];
+    EXPECT_EQ(record["params_consistent"], true) << model;
+    EXPECT_EQ(record["data"]["window"], 8);
+    EXPECT_TRUE(record["detection_points"]["auroc"].is_number()) << model;
+  }
+}
+
 TEST_F(DistributedTraining, SubGroupTrainsWhileOthersWait) {
   const Json record = run(2, 1);
   if (world_rank() != 0) return;
@@ -110,7 +124,7 @@ TEST_F(DistributedTraining, SubGroupTrainsWhileOthersWait) {
 
 TEST_F(DistributedTraining, DivergenceIsRecordedNotFatal) {
   const Json record = run(world_size(), 1,
-                          R"(, "optimizer": {"name": "sgd", "lr": 90, "momentum": 0.99})");
+                          R"({"optimizer": {"name": "sgd", "lr": 90, "momentum": 0.99}})");
   if (world_rank() != 0) return;
   EXPECT_EQ(record["status"], "diverged");
   EXPECT_NE(record["reason"].get<std::string>().find("global loss became"), std::string::npos);
@@ -119,7 +133,7 @@ TEST_F(DistributedTraining, DivergenceIsRecordedNotFatal) {
 TEST_F(DistributedTraining, BackendFailureOnInitFailsTheTrialOnEveryRank) {
   PluginRegistry with_test_plugins = PluginRegistry::discover({HARNESS_PLUGIN_DIR, HARNESS_TEST_PLUGIN_DIR});
   plugins_ = std::move(with_test_plugins);
-  const Json record = run(world_size(), 1, R"(, "backend": "throwing", "backend_params": {"fail_init": 1})");
+  const Json record = run(world_size(), 1, R"({"backend": "throwing", "backend_params": {"fail_init": 1}})");
   if (world_rank() != 0) return;
   EXPECT_EQ(record["status"], "failed");
   EXPECT_NE(record["reason"].get<std::string>().find("configured to fail init"), std::string::npos);

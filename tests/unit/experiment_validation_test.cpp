@@ -173,6 +173,17 @@ TEST_F(TrialValidation, WorldSizeAboveLaunchedRanksNamesBothAndTheFix) {
   EXPECT_CONTAINS(message, "mpirun -np 8");
 }
 
+TEST_F(TrialValidation, InputKindsMustMatch) {
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"model": "lstm", "dataset": {"rows": 200}}})"),
+                  "/settings/model: model \"lstm\" takes sequence input but data set kind \"synthetic\" is tabular");
+  EXPECT_CONTAINS(error_of_trials(
+                      R"({"name": "x", "settings": {"dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 2}}})"),
+                  "model \"autoencoder\" takes tabular input but data set kind \"synthetic_series\" is sequence");
+  EXPECT_EQ(error_of_trials(
+                R"({"name": "x", "settings": {"model": "transformer", "dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 2}}})"),
+            "");
+}
+
 TEST_F(TrialValidation, SyntheticLatentDimMustBeBelowDim) {
   EXPECT_CONTAINS(error_of_trials(
                       R"({"name": "x", "settings": {"dataset": {"rows": 200, "dim": 4, "latent_dim": 4}}})"),
