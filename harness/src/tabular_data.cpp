@@ -32,6 +32,13 @@ std::size_t TabularData::anomalies() const {
   return static_cast<std::size_t>(std::count(labels.begin(), labels.end(), 1));
 }
 
+TabularData TabularData::normal_rows() const {
+  std::vector<std::size_t> normal;
+  for (std::size_t i = 0; i < rows(); ++i)
+    if (!labels[i]) normal.push_back(i);
+  return select(normal);
+}
+
 void split_rows(const TabularData& all, double test_fraction, std::uint64_t seed,
                 TabularData* train, TabularData* test) {
   std::vector<std::size_t> order(all.rows());
@@ -134,12 +141,7 @@ DataSplit load_dataset(const Json& dataset, const std::string& train_on) {
     throw InputError("/settings/dataset/kind: unknown data set kind \"" + kind + "\"");
   }
 
-  if (train_on == "normal") {
-    std::vector<std::size_t> normal;
-    for (std::size_t i = 0; i < split.train.rows(); ++i)
-      if (!split.train.labels[i]) normal.push_back(i);
-    split.train = split.train.select(normal);
-  }
+  if (train_on == "normal") split.train = split.train.normal_rows();
   if (split.train.rows() == 0)
     throw InputError("/settings/dataset: " + split.description + " has no training rows" +
                      (train_on == "normal" ? " labelled normal" : ""));

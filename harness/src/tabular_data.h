@@ -22,6 +22,8 @@ struct TabularData {
   // The rows at `indices`, in that order.
   TabularData select(const std::vector<std::size_t>& indices) const;
   std::size_t anomalies() const;
+  // The rows labelled normal (what train_on "normal" trains on).
+  TabularData normal_rows() const;
 };
 
 // Where each test window sits in the test part of its series, to score points.

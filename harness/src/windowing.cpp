@@ -89,12 +89,7 @@ DataSplit make_windowed_split(const SeriesSet& set, const WindowOptions& options
                                            split.test.rows() - before, k);
     split.test_layout.point_labels.emplace_back(s.labels.begin() + cut[k], s.labels.end());
   }
-  if (train_on == "normal") {
-    std::vector<std::size_t> normal;
-    for (std::size_t i = 0; i < split.train.rows(); ++i)
-      if (!split.train.labels[i]) normal.push_back(i);
-    split.train = split.train.select(normal);
-  }
+  if (train_on == "normal") split.train = split.train.normal_rows();
   if (split.train.rows() == 0)
     throw InputError("/settings/dataset: " + split.description + " has no training windows" +
                      (train_on == "normal" ? " labelled normal" : ""));

@@ -12,6 +12,7 @@
 
 #include "communicator_factory.h"
 #include "mpi_runtime.h"
+#include "mpi_test_util.h"
 #include "plugin_registry.h"
 
 namespace harness {
@@ -51,17 +52,8 @@ std::string variant_label(const Variant& v) {
   return label;
 }
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using testing::world_rank;
+using testing::world_size;
 
 // Rank r's element i: small integers, exact in every dtype.
 double element(int rank, std::size_t i) { return static_cast<double>((rank + 1) * (i % 11 + 1)); }

@@ -5,6 +5,7 @@
 #include "data_cache.h"
 #include "experiment.h"
 #include "mpi_runtime.h"
+#include "mpi_test_util.h"
 #include "plugin_registry.h"
 #include "schema.h"
 #include "train_trial.h"
@@ -13,17 +14,8 @@
 namespace harness {
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using testing::world_rank;
+using testing::world_size;
 
 TEST(Groups, FirstRanksFormTheGroupOthersGetNull) {
   for (int k = 1; k <= world_size(); ++k) {

@@ -19,6 +19,7 @@
 #include <gloo/rendezvous/context.h>
 #include <gloo/transport/tcp/device.h>
 
+#include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -95,6 +96,19 @@ class GlooCommunicator final : public plugin::Communicator {
       throw std::invalid_argument("/interface: give interface or hostname, not both");
   }
 
+  // gloo's algorithms send "ready" notifications to their neighbours; a rank that tears its
+  // pairs down while a neighbour is still finishing the last call makes that neighbour fail
+  // with "Connection closed by peer" (seen under load at 3-4 ranks). So the group leaves
+  // together: an MPI barrier before the context goes, unless a call already failed (then the
+  // peers may never arrive and the barrier would hang).
+  ~GlooCommunicator() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized || leave_comm_ == MPI_COMM_NULL) return;
+    if (!failed_) MPI_Barrier(leave_comm_);
+    MPI_Comm_free(&leave_comm_);
+  }
+
   Status init(const plugin::GroupInit& group) noexcept override {
     // gloo's bcube returns wrong sums (silently) when the group is not a power of its base;
     // the conformance suite found this at 3 ranks with base 2.
@@ -125,6 +139,7 @@ class GlooCommunicator final : public plugin::Communicator {
       MpiStore store(group.comm, timeout_);
       context_->connectFullMesh(store, device);
       store.finish();
+      MPI_Comm_dup(group.comm, &leave_comm_);
       single_core_ = bound_to_one_core();
       if (single_core_ && group.rank == 0)
         std::fprintf(stderr,
@@ -135,37 +150,35 @@ class GlooCommunicator final : public plugin::Communicator {
   }
 
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
-    if (Status s = check(buffer, /*allow_fp16=*/true); !s.is_ok()) return s;
+    if (Status s = check(buffer); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return plugin::guarded([&] {
+    return remember_failure(plugin::guarded([&] {
       switch (buffer.dtype) {
         case DType::kFloat32: run<float>(buffer, options.op); break;
         case DType::kFloat64: run<double>(buffer, options.op); break;
         default: run<gloo::float16>(buffer, options.op); break;
       }
       return Status::ok();
-    });
+    }));
   }
 
   Status broadcast(BufferView buffer, int root) noexcept override {
-    if (Status s = check(buffer, /*allow_fp16=*/true); !s.is_ok()) return s;
-    if (root < 0 || root >= size_)
-      return Status::invalid_argument("broadcast root " + std::to_string(root) +
-                                      " is outside the group of " + std::to_string(size_));
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0 || size_ == 1) return Status::ok();
-    return plugin::guarded([&] {
+    return remember_failure(plugin::guarded([&] {
       std::vector<char*> pointers{static_cast<char*>(buffer.data)};
       gloo::BroadcastOneToAll<char>(context_, pointers, buffer.bytes(), root).run();
       return Status::ok();
-    });
+    }));
   }
 
   Status barrier() noexcept override {
     if (!context_) return Status::invalid_argument("communicator not initialised");
-    return plugin::guarded([&] {
+    return remember_failure(plugin::guarded([&] {
       gloo::BarrierAllToOne(context_).run();
       return Status::ok();
-    });
+    }));
   }
 
   std::string describe() const override {
@@ -174,20 +187,15 @@ class GlooCommunicator final : public plugin::Communicator {
   }
 
  private:
-  Status check(const BufferView& buffer, bool allow_fp16) const {
+  Status remember_failure(Status status) {
+    failed_ = failed_ || !status.is_ok();
+    return status;
+  }
+
+  Status check(const BufferView& buffer) const {
     if (!context_) return Status::invalid_argument("communicator not initialised");
-    if (buffer.device != plugin::DeviceKind::kCpu)
-      return Status::unsupported("gloo backend supports host buffers only");
-    if (buffer.dtype == DType::kBFloat16 || (!allow_fp16 && buffer.dtype == DType::kFloat16))
-      return Status::unsupported(std::string("gloo backend does not support ") +
-                                 plugin::dtype_name(buffer.dtype));
-    if (buffer.count > 0 && buffer.data == nullptr)
-      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
-                                      " elements has a null data pointer");
-    if (buffer.count > static_cast<std::size_t>(INT32_MAX))
-      return Status::invalid_argument("gloo counts are int: " + std::to_string(buffer.count) +
-                                      " elements is too many");
-    return Status::ok();
+    return plugin::check_buffer(buffer, "gloo", plugin::DeviceKind::kCpu,
+                                {DType::kFloat32, DType::kFloat64, DType::kFloat16});
   }
 
   // gloo algorithms register their buffers when built, so one is built per (pointer, count,
@@ -220,6 +228,8 @@ class GlooCommunicator final : public plugin::Communicator {
   int bcube_base_ = 2;
   int size_ = 1;
   bool single_core_ = false;
+  bool failed_ = false;
+  MPI_Comm leave_comm_ = MPI_COMM_NULL;
   std::shared_ptr<gloo::rendezvous::Context> context_;
   std::map<std::tuple<void*, std::size_t, int>, std::unique_ptr<gloo::Algorithm>> algorithms_;
 };

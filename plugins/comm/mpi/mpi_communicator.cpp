@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -71,9 +72,7 @@ class MpiCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (root < 0 || root >= size_)
-      return Status::invalid_argument("broadcast root " + std::to_string(root) +
-                                      " is outside the group of " + std::to_string(size_));
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
     return mpi_status(MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root,
                                 comm_),
@@ -87,19 +86,7 @@ class MpiCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
-    if (buffer.device != plugin::DeviceKind::kCpu)
-      return Status::unsupported("mpi backend supports host buffers only, got " +
-                                 std::string(plugin::device_kind_name(buffer.device)));
-    if (buffer.dtype != DType::kFloat32 && buffer.dtype != DType::kFloat64)
-      return Status::unsupported(std::string("mpi backend supports fp32 and fp64, got ") +
-                                 plugin::dtype_name(buffer.dtype));
-    if (buffer.count > 0 && buffer.data == nullptr)
-      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
-                                      " elements has a null data pointer");
-    if (buffer.count > static_cast<std::size_t>(INT32_MAX))
-      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
-                                      " elements exceeds MPI's int count");
-    return Status::ok();
+    return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu, {DType::kFloat32, DType::kFloat64});
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;

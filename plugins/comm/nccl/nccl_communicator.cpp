@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -121,9 +122,7 @@ class NcclCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (root < 0 || root >= size_)
-      return Status::invalid_argument("broadcast root " + std::to_string(root) +
-                                      " is outside the group of " + std::to_string(size_));
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
     return nccl_status(ncclBroadcast(buffer.data, buffer.data, buffer.bytes(), ncclUint8, root, comm_, stream_),
                        "ncclBroadcast");
@@ -148,12 +147,8 @@ class NcclCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (!comm_) return Status::invalid_argument("communicator not initialised");
-    if (buffer.device != plugin::DeviceKind::kCuda)
-      return Status::unsupported("nccl backend needs CUDA device buffers, got a host buffer");
-    if (buffer.count > 0 && buffer.data == nullptr)
-      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
-                                      " elements has a null data pointer");
-    return Status::ok();
+    return plugin::check_buffer(buffer, "nccl", plugin::DeviceKind::kCuda,
+                                {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
   }
 
   std::string algo_, proto_;

@@ -2,6 +2,7 @@
 // beside the libraries' own. Params: chunk_bytes (pipelining unit, default 256 KiB).
 #include <mpi.h>
 
+#include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -58,9 +59,7 @@ class RingCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (root < 0 || root >= size_)
-      return Status::invalid_argument("broadcast root " + std::to_string(root) +
-                                      " is outside the group of " + std::to_string(size_));
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
     return MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_) == MPI_SUCCESS
                ? Status::ok()
@@ -78,15 +77,9 @@ class RingCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
-    if (buffer.device != plugin::DeviceKind::kCpu)
-      return Status::unsupported("ring backend supports host buffers only");
-    if (buffer.dtype != DType::kFloat32 && buffer.dtype != DType::kFloat64)
-      return Status::unsupported(std::string("ring backend supports fp32 and fp64, got ") +
-                                 plugin::dtype_name(buffer.dtype));
-    if (buffer.count > 0 && buffer.data == nullptr)
-      return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
-                                      " elements has a null data pointer");
-    return Status::ok();
+    // Chunks are sent with int counts; the total may exceed INT32_MAX.
+    return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu, {DType::kFloat32, DType::kFloat64},
+                                SIZE_MAX);
   }
 
   RingOptions options_;

@@ -2,7 +2,7 @@
 // from "hidden" (the last one is the bottleneck); the decoder mirrors them.
 #include <torch/torch.h>
 
-#include "harness/plugin/model.h"
+#include "harness/plugin/module_model.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 
@@ -10,7 +10,7 @@ namespace harness::plugins {
 
 using plugin::Status;
 
-class Autoencoder final : public plugin::Model {
+class Autoencoder final : public plugin::ModuleModel {
  public:
   static constexpr const char* kName = "autoencoder";
   static constexpr const char* kVersion = "1.0.0";
@@ -50,21 +50,8 @@ class Autoencoder final : public plugin::Model {
     });
   }
 
-  std::vector<at::Tensor> parameters() noexcept override { return net_->parameters(); }
 
-  Status set_training(bool training) noexcept override {
-    return plugin::guarded([&] {
-      net_->train(training);
-      return Status::ok();
-    });
-  }
 
-  Status to_device(const c10::Device& device) noexcept override {
-    return plugin::guarded([&] {
-      net_->to(device);
-      return Status::ok();
-    });
-  }
 
  private:
   torch::nn::AnyModule make_activation() const {
@@ -76,7 +63,7 @@ class Autoencoder final : public plugin::Model {
   }
 
   std::string activation_;
-  torch::nn::Sequential net_;
+  torch::nn::Sequential net_ = module_->register_module("net", torch::nn::Sequential());
 };
 
 }  // namespace harness::plugins

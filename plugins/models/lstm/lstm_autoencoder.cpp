@@ -4,7 +4,7 @@
 // multi-sensor anomaly detection").
 #include <torch/torch.h>
 
-#include "harness/plugin/model.h"
+#include "harness/plugin/module_model.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 
@@ -12,7 +12,7 @@ namespace harness::plugins {
 
 using plugin::Status;
 
-class LstmAutoencoder final : public plugin::Model {
+class LstmAutoencoder final : public plugin::ModuleModel {
  public:
   static constexpr const char* kName = "lstm";
   static constexpr const char* kVersion = "1.0.0";
@@ -57,25 +57,11 @@ class LstmAutoencoder final : public plugin::Model {
     });
   }
 
-  std::vector<at::Tensor> parameters() noexcept override { return module_->parameters(); }
 
-  Status set_training(bool training) noexcept override {
-    return plugin::guarded([&] {
-      module_->train(training);
-      return Status::ok();
-    });
-  }
 
-  Status to_device(const c10::Device& device) noexcept override {
-    return plugin::guarded([&] {
-      module_->to(device);
-      return Status::ok();
-    });
-  }
 
  private:
   int64_t window_;
-  std::shared_ptr<torch::nn::Module> module_ = std::make_shared<torch::nn::Module>();
   torch::nn::LSTM encoder_{nullptr}, decoder_{nullptr};
   torch::nn::Linear to_latent_{nullptr}, from_latent_{nullptr}, output_{nullptr};
 };

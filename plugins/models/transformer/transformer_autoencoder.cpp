@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "harness/plugin/model.h"
+#include "harness/plugin/module_model.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 
@@ -15,7 +15,7 @@ namespace harness::plugins {
 
 using plugin::Status;
 
-class TransformerAutoencoder final : public plugin::Model {
+class TransformerAutoencoder final : public plugin::ModuleModel {
  public:
   static constexpr const char* kName = "transformer";
   static constexpr const char* kVersion = "1.0.0";
@@ -83,29 +83,18 @@ class TransformerAutoencoder final : public plugin::Model {
     });
   }
 
-  std::vector<at::Tensor> parameters() noexcept override { return module_->parameters(); }
 
-  Status set_training(bool training) noexcept override {
-    return plugin::guarded([&] {
-      module_->train(training);
-      return Status::ok();
-    });
-  }
 
-  Status to_device(const c10::Device& device) noexcept override {
-    return plugin::guarded([&] {
-      module_->to(device);
-      // Buffers registered by value must be re-read after the move.
-      positional_ = positional_kind_ == "learned" ? module_->named_parameters()["positional"]
-                                                  : module_->named_buffers()["positional"];
-      return Status::ok();
-    });
-  }
 
  private:
+  // Buffers and parameters moved with the module must be fetched again.
+  void moved_to(const c10::Device&) override {
+    positional_ = positional_kind_ == "learned" ? module_->named_parameters()["positional"]
+                                                : module_->named_buffers()["positional"];
+  }
+
   int64_t window_;
   std::string positional_kind_;
-  std::shared_ptr<torch::nn::Module> module_ = std::make_shared<torch::nn::Module>();
   torch::nn::Linear embed_{nullptr}, to_latent_{nullptr}, from_latent_{nullptr}, output_{nullptr};
   torch::nn::TransformerEncoder encoder_{nullptr}, decoder_{nullptr};
   torch::Tensor positional_;
