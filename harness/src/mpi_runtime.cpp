@@ -68,10 +68,6 @@ std::string mpi_library_version() {
   return version.substr(0, version.find_first_of("\n,"));
 }
 
-}  // namespace harness
-
-namespace harness {
-
 GroupProblem agree_on_problem(MPI_Comm comm, const GroupProblem& local) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);

@@ -39,10 +39,6 @@ std::string mpi_library_version();
 // Throws std::runtime_error with MPI's text when code is not MPI_SUCCESS.
 void check_mpi(int code, const char* what);
 
-}  // namespace harness
-
-namespace harness {
-
 // A trial-level problem seen by one rank (status "failed" or "skipped", and why).
 struct GroupProblem {
   std::string status;  // empty: no problem

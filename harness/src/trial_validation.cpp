@@ -40,6 +40,28 @@ const PluginHandle* find_plugin(const ExperimentPart& experiment, const PluginRe
   return nullptr;
 }
 
+// The model must take the data's input kind, and accept its parameters (it is built once).
+void check_model(const ExperimentPart& part, const PluginHandle& model, const DataSplit& split,
+                 const Json& settings, ErrorList& errors) {
+  const auto takes = model_capabilities(model).input_kind;
+  const auto data_kind = split.sequence ? plugin::InputKind::kSequence : plugin::InputKind::kTabular;
+  if (takes != data_kind) {
+    errors.add(pointer_for(part, "model") + ": model \"" + model.name + "\" takes " +
+               plugin::input_kind_name(takes) + " input but data set kind \"" +
+               settings["dataset"]["kind"].get<std::string>() + "\" is " + plugin::input_kind_name(data_kind) +
+               (split.sequence ? " (windows); use a sequence model such as lstm or transformer"
+                               : "; use a tabular model such as autoencoder, or a series data set"));
+    return;
+  }
+  try {
+    create_model(model, model_params_for(settings["model_params"], split));
+  } catch (const InputError& e) {
+    errors.add(e.what());
+  } catch (const std::exception& e) {
+    errors.add(pointer_for(part, "model_params") + e.what());
+  }
+}
+
 }  // namespace
 
 void validate_trials(const Experiment& experiment, const std::vector<Trial>& trials,
@@ -78,27 +100,7 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
       } catch (const InputError& e) {
         trial_errors.add(e.what());
       }
-      bool continue_with_params = true;
-      if (model && split) {
-        const auto capabilities = model_capabilities(*model);
-        const auto data_kind = split->sequence ? plugin::InputKind::kSequence : plugin::InputKind::kTabular;
-        if (capabilities.input_kind != data_kind) {
-          trial_errors.add(pointer_for(part, "model") + ": model \"" + model->name + "\" takes " +
-                           plugin::input_kind_name(capabilities.input_kind) + " input but data set kind \"" +
-                           s["dataset"]["kind"].get<std::string>() + "\" is " +
-                           plugin::input_kind_name(data_kind) +
-                           (split->sequence ? " (windows); use a sequence model such as lstm or transformer"
-                                            : "; use a tabular model such as autoencoder, or a series data set"));
-          continue_with_params = false;
-        }
-        if (continue_with_params) try {
-          create_model(*model, model_params_for(s["model_params"], *split));
-        } catch (const InputError& e) {
-          trial_errors.add(e.what());
-        } catch (const std::exception& e) {
-          trial_errors.add(pointer_for(part, "model_params") + e.what());
-        }
-      }
+      if (model && split) check_model(part, *model, *split, s, trial_errors);
     }
     for (const auto& message : trial_errors.messages()) add_once(message);
   }
