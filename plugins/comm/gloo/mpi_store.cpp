@@ -27,8 +27,10 @@ MpiStore::~MpiStore() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  if (!send_requests_.empty())
-    MPI_Waitall(static_cast<int>(send_requests_.size()), send_requests_.data(), MPI_STATUSES_IGNORE);
+  // finish() was not reached (rendezvous failed): peers may never receive what we sent, so
+  // waiting would hang. Let MPI complete the sends on its own and leave their buffers alive.
+  for (auto& request : send_requests_) MPI_Request_free(&request);
+  for (auto& buffer : send_buffers_) buffer.release();
   MPI_Comm_free(&comm_);
 }
 
