@@ -1,6 +1,7 @@
 # Shared helpers for the end-to-end tests (sourced, not run).
 set -euo pipefail
 HARNESS=${1:?usage: $0 path/to/harness}
+# Tests run from the source root (ctest sets WORKING_DIRECTORY).
 MPIRUN=${HARNESS_MPIRUN:-mpirun --oversubscribe --bind-to none}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 WORK=$(mktemp -d)
