@@ -71,23 +71,12 @@ Json run_collective_trial(const Trial& trial, const TrialContext& context) {
   const PluginHandle* backend =
       context.plugins->find(plugin::PluginKind::kCommunicator, s["backend"]);
 
-  GroupProblem local;
-  if (!backend) local = {"failed", "backend plugin not found on this rank"};
   const DTypeInfo type = dtype_info(s["dtype"]);
-  plugin::CommunicatorCapabilities capabilities;
-  if (backend) {
-    capabilities = communicator_capabilities(*backend);
-    if (!capabilities.unavailable_reason.empty())
-      local = {"skipped", capabilities.unavailable_reason};
-    else if (capabilities.requires_cuda && !torch::cuda::is_available())
-      local = {"skipped", backend->name + " needs CUDA buffers and this process sees no GPU"};
-    else if (std::find(capabilities.dtypes.begin(), capabilities.dtypes.end(), type.dtype) ==
-             capabilities.dtypes.end())
-      local = {"skipped", backend->name + " does not support " + s["dtype"].get<std::string>()};
-  }
-  GroupProblem problem = agree_on_problem(context.comm, local);
+  GroupProblem problem =
+      agree_on_problem(context.comm, backend_problem(backend, torch::cuda::is_available(), type.dtype));
   if (!problem.status.empty()) return finish_record(record, problem.status, problem.reason, started);
 
+  GroupProblem local;
   std::shared_ptr<plugin::Communicator> communicator;
   try {
     communicator = join_group(*backend, s["backend_params"], context.comm);
@@ -102,7 +91,7 @@ Json run_collective_trial(const Trial& trial, const TrialContext& context) {
                        {"algorithm", communicator->describe()}};
 
   try {
-    const bool on_gpu = capabilities.requires_cuda;
+    const bool on_gpu = communicator_capabilities(*backend).requires_cuda;
     const auto options = torch::TensorOptions().dtype(type.scalar).device(
         on_gpu ? torch::Device(torch::kCUDA, local_rank(context.comm)) : torch::Device(torch::kCPU));
     const bool average = s["op"] == "avg";

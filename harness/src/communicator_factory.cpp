@@ -1,5 +1,6 @@
 #include "communicator_factory.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "mpi_runtime.h"
@@ -18,6 +19,17 @@ std::shared_ptr<plugin::Communicator> create_communicator(const PluginHandle& pl
 plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin) {
   return plugin_capabilities<plugin::CommunicatorCapabilities>(
       plugin, plugin::kCommunicatorCapabilitiesSymbol);
+}
+
+GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available, plugin::DType dtype) {
+  if (!backend) return {"failed", "backend plugin not found on this rank"};
+  const auto capabilities = communicator_capabilities(*backend);
+  if (!capabilities.unavailable_reason.empty()) return {"skipped", capabilities.unavailable_reason};
+  if (capabilities.requires_cuda && !cuda_available)
+    return {"skipped", backend->name + " needs CUDA buffers and this process sees no GPU"};
+  if (std::find(capabilities.dtypes.begin(), capabilities.dtypes.end(), dtype) == capabilities.dtypes.end())
+    return {"skipped", backend->name + " does not support " + plugin::dtype_name(dtype)};
+  return {};
 }
 
 std::shared_ptr<plugin::Communicator> join_group(const PluginHandle& plugin, const Json& params,

@@ -7,6 +7,7 @@
 
 #include "harness/plugin/communicator.h"
 #include "json.h"
+#include "mpi_runtime.h"
 #include "plugin_registry.h"
 
 namespace harness {
@@ -16,6 +17,11 @@ std::shared_ptr<plugin::Communicator> create_communicator(const PluginHandle& pl
                                                           const Json& params);
 
 plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin);
+
+// Why a trial cannot run on `backend` (nullptr: not found on this rank), as a problem every
+// rank can see before anything is built: unavailable backend, CUDA needed but absent, or an
+// element type it does not support. Empty status when it can run.
+GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available, plugin::DType dtype);
 
 // A communicator's init failed; `unsupported` when the backend declined the configuration
 // (the trial is then skipped rather than failed).

@@ -12,12 +12,6 @@ std::vector<std::string> split_dotted_path(const std::string& path) {
   return parts;
 }
 
-std::string json_pointer(const std::string& prefix, const std::string& dotted_path) {
-  std::string pointer = prefix;
-  for (const auto& part : split_dotted_path(dotted_path)) pointer += "/" + part;
-  return pointer;
-}
-
 const Json* find_path(const Json& root, const std::string& dotted_path) {
   const Json* node = &root;
   for (const auto& part : split_dotted_path(dotted_path)) {

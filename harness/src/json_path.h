@@ -9,8 +9,6 @@
 namespace harness {
 
 std::vector<std::string> split_dotted_path(const std::string& path);
-// "/settings" + "optimizer.lr" -> "/settings/optimizer/lr"
-std::string json_pointer(const std::string& prefix, const std::string& dotted_path);
 // Returns nullptr when any component is missing or not an object.
 const Json* find_path(const Json& root, const std::string& dotted_path);
 // Creates intermediate objects as needed; fails (returns false) if a component is not an object.

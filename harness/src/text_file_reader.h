@@ -43,9 +43,6 @@ class TextFileReader {
     return value;
   }
 
-  const std::string& path() const { return path_; }
-  std::size_t line_number() const { return line_number_; }
-
  private:
   std::string path_;
   std::ifstream stream_;

@@ -103,13 +103,7 @@ std::uint64_t parameter_hash(FusionBuffer& fusion) {
   auto values = fusion.flat().narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements()))
                     .to(torch::kCPU)
                     .contiguous();
-  const auto* bytes = static_cast<const unsigned char*>(values.data_ptr());
-  std::uint64_t hash = 1469598103934665603ULL;
-  for (std::size_t i = 0; i < values.numel() * sizeof(float); ++i) {
-    hash ^= bytes[i];
-    hash *= 1099511628211ULL;
-  }
-  return hash;
+  return fnv1a64(values.data_ptr(), static_cast<std::size_t>(values.numel()) * sizeof(float));
 }
 
 Json detection_metrics(const std::vector<double>& test_scores, const std::vector<int>& labels,
@@ -165,19 +159,6 @@ TrainingSetup set_up(const Trial& trial, const TrialContext& context, Json* reco
   return setup;
 }
 
-// Pre-flight: problems every rank can see before anything is built.
-GroupProblem preflight(const Trial& trial, const TrialContext& context) {
-  const auto* backend =
-      context.plugins->find(plugin::PluginKind::kCommunicator, trial.settings["backend"]);
-  if (!backend) return {"failed", "backend plugin not found on this rank"};
-  const auto capabilities = communicator_capabilities(*backend);
-  if (!capabilities.unavailable_reason.empty())
-    return {"skipped", capabilities.unavailable_reason};
-  if (capabilities.requires_cuda && !torch::cuda::is_available())
-    return {"skipped", backend->name + " needs CUDA buffers and this process sees no GPU"};
-  return {};
-}
-
 }  // namespace
 
 Json run_train_trial(const Trial& trial, const TrialContext& context) {
@@ -186,7 +167,11 @@ Json run_train_trial(const Trial& trial, const TrialContext& context) {
   const Json& s = trial.settings;
   torch::set_num_threads(s["threads"].get<int>());
 
-  GroupProblem problem = agree_on_problem(context.comm, preflight(trial, context));
+  // Training reduces fp32 gradients.
+  GroupProblem problem = agree_on_problem(
+      context.comm,
+      backend_problem(context.plugins->find(plugin::PluginKind::kCommunicator, s["backend"]),
+                      torch::cuda::is_available(), plugin::DType::kFloat32));
   TrainingSetup setup;
   if (problem.status.empty()) {
     GroupProblem local;

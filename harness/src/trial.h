@@ -25,7 +25,9 @@ struct Trial {
 
 std::vector<Trial> expand_trials(const Experiment& experiment);
 
-// A stable 64-bit FNV-1a hash, hex encoded.
+// 64-bit FNV-1a: stable across runs, builds and hosts (trial keys, parameter fingerprints).
+std::uint64_t fnv1a64(const void* data, std::size_t bytes);
+// fnv1a64 of text, hex encoded.
 std::string stable_hash(const std::string& text);
 
 }  // namespace harness

@@ -72,6 +72,7 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
     if (reported.insert(message).second) errors.add(message);
   };
 
+  std::set<std::string> checked_models;
   int largest_world = 0;
   std::string largest_pointer;
   for (const auto& trial : trials) {
@@ -100,7 +101,11 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
       } catch (const InputError& e) {
         trial_errors.add(e.what());
       }
-      if (model && split) check_model(part, *model, *split, s, trial_errors);
+      // Sweeps repeat configurations (repetitions, other axes): build each model once.
+      const std::string config = s["model"].dump() + s["model_params"].dump() + s["dataset"].dump() +
+                                 s["train_on"].dump();
+      if (model && split && checked_models.insert(config).second)
+        check_model(part, *model, *split, s, trial_errors);
     }
     for (const auto& message : trial_errors.messages()) add_once(message);
   }

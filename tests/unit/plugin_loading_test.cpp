@@ -124,3 +124,25 @@ TEST(PluginLoading, SearchPathOrder) {
 
 }  // namespace
 }  // namespace harness
+
+namespace harness {
+namespace {
+
+TEST(BackendProblem, SaysWhyATrialCannotRunBeforeAnythingIsBuilt) {
+  const auto registry = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
+  const auto* mpi = registry.find(plugin::PluginKind::kCommunicator, "mpi");
+  ASSERT_NE(mpi, nullptr);
+  EXPECT_TRUE(backend_problem(mpi, false, plugin::DType::kFloat32).status.empty());
+  const GroupProblem fp16 = backend_problem(mpi, false, plugin::DType::kFloat16);
+  EXPECT_EQ(fp16.status, "skipped");
+  EXPECT_EQ(fp16.reason, "mpi does not support fp16");
+  EXPECT_EQ(backend_problem(nullptr, false, plugin::DType::kFloat32).status, "failed");
+  if (const auto* nccl = registry.find(plugin::PluginKind::kCommunicator, "nccl")) {
+    const GroupProblem gpu = backend_problem(nccl, false, plugin::DType::kFloat32);
+    EXPECT_EQ(gpu.status, "skipped");
+    EXPECT_FALSE(gpu.reason.empty());
+  }
+}
+
+}  // namespace
+}  // namespace harness
