@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "communicator_factory.h"
+#include "loader/plugin_registry.h"
 #include "mpi_store.h"
-#include "plugin_registry.h"
+#include "trial/backend_join.h"
 
 namespace {
 
@@ -73,8 +73,15 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 1;
   }
-  auto mpi_comm = harness::join_group(*mpi_plugin, Json::object(), MPI_COMM_WORLD);
-  auto gloo_comm = harness::join_group(*gloo_plugin, Json{{"algorithm", "ring"}}, MPI_COMM_WORLD);
+  harness::TrialContext whole_job{MPI_COMM_WORLD, rank, size, &registry, nullptr};
+  const auto join = [&](const char* name, const Json& params) {
+    auto joined =
+        harness::join_backend(whole_job, name, params, harness::plugin::DType::kFloat32, false);
+    if (joined.problem.any()) throw std::runtime_error(joined.problem.reason);
+    return joined.communicator;
+  };
+  auto mpi_comm = join("mpi", Json::object());
+  auto gloo_comm = join("gloo", Json{{"algorithm", "ring"}});
 
   // gloo called directly: the same device, rendezvous and algorithm the plugin uses.
   gloo::transport::tcp::attr attr;
@@ -89,27 +96,36 @@ int main(int argc, char** argv) {
 
   const double bus_factor = size > 1 ? 2.0 * (size - 1) / size : 1.0;
   if (rank == 0) {
-    std::printf("world %d; busbw = bytes / time * 2(n-1)/n, GB/s; median of alternating blocks\n", size);
-    std::printf("%-6s %10s %14s %14s %8s\n", "lib", "size", "direct busbw", "plugin busbw", "ratio");
+    std::printf("world %d; busbw = bytes / time * 2(n-1)/n, GB/s; median of alternating blocks\n",
+                size);
+    std::printf("%-6s %10s %14s %14s %8s\n", "lib", "size", "direct busbw", "plugin busbw",
+                "ratio");
   }
   for (std::size_t bytes : {std::size_t{1} << 10, std::size_t{1} << 20, std::size_t{64} << 20}) {
     const std::size_t count = bytes / sizeof(float);
     std::vector<float> direct_buffer(count, 1.0f), plugin_buffer(count, 1.0f);
     const int iterations = bytes >= (std::size_t{64} << 20) ? 3 : (bytes >= (1u << 20) ? 20 : 500);
     const int blocks = bytes >= (std::size_t{64} << 20) ? 5 : 9;
-    const harness::plugin::BufferView view{plugin_buffer.data(), count, harness::plugin::DType::kFloat32};
+    const harness::plugin::BufferView view{plugin_buffer.data(), count,
+                                           harness::plugin::DType::kFloat32};
 
     const Pair mpi = compare(
-        [&] { MPI_Allreduce(MPI_IN_PLACE, direct_buffer.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); },
+        [&] {
+          MPI_Allreduce(MPI_IN_PLACE, direct_buffer.data(), static_cast<int>(count), MPI_FLOAT,
+                        MPI_SUM, MPI_COMM_WORLD);
+        },
         [&] { mpi_comm->allreduce(view, {}); }, blocks, iterations);
-    gloo::AllreduceRing<float> direct_ring(context, {direct_buffer.data()}, static_cast<int>(count));
-    const Pair gloo_pair = compare([&] { direct_ring.run(); }, [&] { gloo_comm->allreduce(view, {}); },
-                                   blocks, iterations);
+    gloo::AllreduceRing<float> direct_ring(context, {direct_buffer.data()},
+                                           static_cast<int>(count));
+    const Pair gloo_pair = compare([&] { direct_ring.run(); },
+                                   [&] { gloo_comm->allreduce(view, {}); }, blocks, iterations);
     if (rank == 0)
-      for (const auto& [name, pair] : {std::pair<const char*, Pair>{"mpi", mpi}, {"gloo", gloo_pair}}) {
+      for (const auto& [name, pair] :
+           {std::pair<const char*, Pair>{"mpi", mpi}, {"gloo", gloo_pair}}) {
         const double direct_bw = bytes / pair.direct / 1e9 * bus_factor;
         const double plugin_bw = bytes / pair.plugin / 1e9 * bus_factor;
-        std::printf("%-6s %10zu %14.3f %14.3f %8.3f\n", name, bytes, direct_bw, plugin_bw, plugin_bw / direct_bw);
+        std::printf("%-6s %10zu %14.3f %14.3f %8.3f\n", name, bytes, direct_bw, plugin_bw,
+                    plugin_bw / direct_bw);
       }
   }
 
@@ -120,12 +136,14 @@ int main(int argc, char** argv) {
       [&] { MPI_Allreduce(MPI_IN_PLACE, &direct_value, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); },
       [&] { mpi_comm->allreduce(one, {}); }, 41, 2000);
   gloo::AllreduceRing<float> direct_small(context, {&direct_value}, 1);
-  const Pair gloo_latency = compare([&] { direct_small.run(); }, [&] { gloo_comm->allreduce(one, {}); }, 21, 200);
+  const Pair gloo_latency =
+      compare([&] { direct_small.run(); }, [&] { gloo_comm->allreduce(one, {}); }, 21, 200);
   if (rank == 0) {
-    std::printf("\nsmall-message (4 B) latency, us: %-6s direct %8.3f  plugin %8.3f  added %+7.3f\n", "mpi",
-                latency.direct * 1e6, latency.plugin * 1e6, (latency.plugin - latency.direct) * 1e6);
-    std::printf("small-message (4 B) latency, us: %-6s direct %8.3f  plugin %8.3f  added %+7.3f\n", "gloo",
-                gloo_latency.direct * 1e6, gloo_latency.plugin * 1e6,
+    std::printf(
+        "\nsmall-message (4 B) latency, us: %-6s direct %8.3f  plugin %8.3f  added %+7.3f\n", "mpi",
+        latency.direct * 1e6, latency.plugin * 1e6, (latency.plugin - latency.direct) * 1e6);
+    std::printf("small-message (4 B) latency, us: %-6s direct %8.3f  plugin %8.3f  added %+7.3f\n",
+                "gloo", gloo_latency.direct * 1e6, gloo_latency.plugin * 1e6,
                 (gloo_latency.plugin - gloo_latency.direct) * 1e6);
     std::printf("targets: ratio >= 0.95, added latency <= 1 us\n");
   }

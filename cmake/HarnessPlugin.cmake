@@ -2,7 +2,8 @@
 #
 # Builds a harness plugin: a shared library with hidden visibility (only the versioned
 # harness_*_v1 entry points are exported), linked with -z,defs so a missing symbol fails
-# the build instead of the first call, and named libharness_<kind>_<name>.so.
+# the build instead of the first call, and named libharness_<kind>_<name>.so. The target is
+# harness_<kind>_<name>.
 function(hx_add_plugin name)
   cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIR" "SOURCES;LIBS" ${ARGN})
   if(NOT ARG_KIND MATCHES "^(model|comm)$")
@@ -13,11 +14,10 @@ function(hx_add_plugin name)
   endif()
   set(target harness_${ARG_KIND}_${name})
   add_library(${target} MODULE ${ARG_SOURCES})
-  target_link_libraries(${target} PRIVATE harness_plugin_api ${ARG_LIBS})
+  target_link_libraries(${target} PRIVATE harness_plugin_api harness_warnings ${ARG_LIBS})
   set_target_properties(${target} PROPERTIES
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON
     LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIR}")
   target_link_options(${target} PRIVATE "LINKER:-z,defs")
-  set(HX_LAST_PLUGIN_TARGET ${target} PARENT_SCOPE)
 endfunction()

@@ -10,10 +10,13 @@
 #include <cmath>
 #include <vector>
 
-#include "communicator_factory.h"
-#include "mpi_runtime.h"
+#include "loader/communicator_factory.h"
+#include "loader/plugin_capabilities.h"
+#include "loader/plugin_registry.h"
+#include "mpi/trial_groups.h"
 #include "mpi_test_util.h"
-#include "plugin_registry.h"
+#include "test_support.h"
+#include "trial/backend_join.h"
 
 namespace harness {
 namespace {
@@ -76,7 +79,8 @@ class Conformance : public ::testing::TestWithParam<Variant> {
     MPI_Comm_size(comm, &size);
     auto communicator = join_or_decline(comm);
     if (!communicator) return;
-    for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
+    for (std::size_t count :
+         {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
       std::vector<T> data(count);
       for (std::size_t i = 0; i < count; ++i) data[i] = static_cast<T>(element(rank, i));
       const plugin::Status status =
@@ -113,20 +117,26 @@ class Conformance : public ::testing::TestWithParam<Variant> {
   // A backend may decline a group size it cannot do right (gloo bcube off a power of its
   // base); it must say so at init, not miscompute. Returns nullptr when declined.
   std::shared_ptr<plugin::Communicator> join_or_decline(MPI_Comm comm) {
-    try {
-      return join_group(*handle_, params_, comm);
-    } catch (const GroupJoinError& e) {
-      EXPECT_TRUE(e.unsupported) << e.what();
-      int size = 0;
-      MPI_Comm_size(comm, &size);
-      if (world_rank() == 0)
-        std::printf("  %s declines a group of %d: %s\n", variant_label(GetParam()).c_str(), size, e.what());
-      return nullptr;
-    }
+    TrialContext context;
+    context.comm = comm;
+    MPI_Comm_rank(comm, &context.rank);
+    MPI_Comm_size(comm, &context.size);
+    context.plugins = &registry();
+    // Every rank of the group gets the same answer, so all take the same branch.
+    const JoinedBackend joined =
+        join_backend(context, GetParam().name, params_, plugin::DType::kFloat32, false);
+    if (!joined.problem.any()) return joined.communicator;
+    EXPECT_EQ(joined.problem.status, TrialStatus::kSkipped) << joined.problem.reason;
+    if (world_rank() == 0)
+      std::printf("  %s declines a group of %d: %s\n", variant_label(GetParam()).c_str(),
+                  context.size, joined.problem.reason.c_str());
+    return nullptr;
   }
 
   static double tolerance(plugin::DType dtype) {
-    return dtype == plugin::DType::kFloat16 ? 1e-3 : dtype == plugin::DType::kBFloat16 ? 1e-2 : 1e-6;
+    return dtype == plugin::DType::kFloat16    ? 1e-3
+           : dtype == plugin::DType::kBFloat16 ? 1e-2
+                                               : 1e-6;
   }
 
   bool supports(plugin::DType dtype) const {
@@ -138,10 +148,18 @@ class Conformance : public ::testing::TestWithParam<Variant> {
   Json params_;
 };
 
-TEST_P(Conformance, AllreduceSumFloat32) { check_all_groups<float>(plugin::DType::kFloat32, plugin::ReduceOp::kSum); }
-TEST_P(Conformance, AllreduceAvgFloat32) { check_all_groups<float>(plugin::DType::kFloat32, plugin::ReduceOp::kAvg); }
-TEST_P(Conformance, AllreduceSumFloat64) { check_all_groups<double>(plugin::DType::kFloat64, plugin::ReduceOp::kSum); }
-TEST_P(Conformance, AllreduceAvgFloat64) { check_all_groups<double>(plugin::DType::kFloat64, plugin::ReduceOp::kAvg); }
+TEST_P(Conformance, AllreduceSumFloat32) {
+  check_all_groups<float>(plugin::DType::kFloat32, plugin::ReduceOp::kSum);
+}
+TEST_P(Conformance, AllreduceAvgFloat32) {
+  check_all_groups<float>(plugin::DType::kFloat32, plugin::ReduceOp::kAvg);
+}
+TEST_P(Conformance, AllreduceSumFloat64) {
+  check_all_groups<double>(plugin::DType::kFloat64, plugin::ReduceOp::kSum);
+}
+TEST_P(Conformance, AllreduceAvgFloat64) {
+  check_all_groups<double>(plugin::DType::kFloat64, plugin::ReduceOp::kAvg);
+}
 
 TEST_P(Conformance, AllreduceHalfPrecisionWhereSupported) {
   if (!supports(plugin::DType::kFloat16) && !supports(plugin::DType::kBFloat16))
@@ -159,7 +177,8 @@ TEST_P(Conformance, BroadcastFromEveryRoot) {
   if (!communicator) GTEST_SKIP() << "declined this group size";
   for (int root = 0; root < world_size(); ++root) {
     std::vector<double> data(1000, world_rank() == root ? 3.5 + root : -1.0);
-    ASSERT_TRUE(communicator->broadcast({data.data(), data.size(), plugin::DType::kFloat64}, root).is_ok());
+    ASSERT_TRUE(
+        communicator->broadcast({data.data(), data.size(), plugin::DType::kFloat64}, root).is_ok());
     for (double v : data) ASSERT_EQ(v, 3.5 + root);
   }
   ASSERT_TRUE(communicator->barrier().is_ok());
@@ -177,13 +196,17 @@ TEST_P(Conformance, InvalidArgumentsGiveErrorsNotCrashes) {
   EXPECT_FALSE(communicator->broadcast({&value, 1, plugin::DType::kFloat32}, -1).is_ok());
   const auto capabilities = communicator_capabilities(*handle_);
   for (auto dtype : {plugin::DType::kFloat16, plugin::DType::kBFloat16})
-    if (std::find(capabilities.dtypes.begin(), capabilities.dtypes.end(), dtype) == capabilities.dtypes.end()) {
+    if (std::find(capabilities.dtypes.begin(), capabilities.dtypes.end(), dtype) ==
+        capabilities.dtypes.end()) {
       const plugin::Status s = communicator->allreduce({&value, 1, dtype}, {});
       EXPECT_EQ(s.code(), plugin::StatusCode::kUnsupported) << s.message();
     }
-  if (!capabilities.cuda_buffers)
-    EXPECT_EQ(communicator->allreduce({&value, 1, plugin::DType::kFloat32, plugin::DeviceKind::kCuda}, {}).code(),
-              plugin::StatusCode::kUnsupported);
+  if (!capabilities.cuda_buffers) {
+    EXPECT_EQ(
+        communicator->allreduce({&value, 1, plugin::DType::kFloat32, plugin::DeviceKind::kCuda}, {})
+            .code(),
+        plugin::StatusCode::kUnsupported);
+  }
 }
 
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
@@ -192,8 +215,9 @@ TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
   EXPECT_FALSE(communicator->allreduce({&value, 1, plugin::DType::kFloat32}, {}).is_ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryCommunicator, Conformance, ::testing::ValuesIn(communicator_variants()),
-                         [](const auto& info) { return variant_label(info.param); });
+INSTANTIATE_TEST_SUITE_P(EveryCommunicator, Conformance,
+                         ::testing::ValuesIn(communicator_variants()),
+                         [](const auto& test) { return variant_label(test.param); });
 
 }  // namespace
 }  // namespace harness

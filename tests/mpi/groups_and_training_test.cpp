@@ -2,17 +2,21 @@
 // guarantees: identical parameters on every rank, and the same seed giving the same curve.
 #include <gtest/gtest.h>
 
-#include "data_cache.h"
-#include "experiment.h"
-#include "mpi_runtime.h"
+#include "data/data_cache.h"
+#include "loader/plugin_registry.h"
+#include "mpi/trial_groups.h"
 #include "mpi_test_util.h"
-#include "plugin_registry.h"
-#include "schema.h"
-#include "train_trial.h"
-#include "trial.h"
+#include "run/trial_kinds.h"
+#include "spec/experiment.h"
+#include "spec/schema.h"
+#include "spec/trial_expansion.h"
+#include "test_support.h"
+#include "trial/group_agreement.h"
 
 namespace harness {
 namespace {
+
+using testing::parse_experiment;
 
 using testing::world_rank;
 using testing::world_size;
@@ -37,11 +41,12 @@ TEST(Groups, FirstRanksFormTheGroupOthersGetNull) {
 
 TEST(Groups, EveryRankLearnsTheFirstProblem) {
   const GroupProblem none = agree_on_problem(MPI_COMM_WORLD, {});
-  EXPECT_TRUE(none.status.empty());
+  EXPECT_FALSE(none.any());
   GroupProblem mine;
-  if (world_rank() >= 1) mine = {"failed", "broken on " + std::to_string(world_rank())};
+  if (world_rank() >= 1)
+    mine = {TrialStatus::kSkipped, "broken on " + std::to_string(world_rank())};
   const GroupProblem agreed = agree_on_problem(MPI_COMM_WORLD, mine);
-  EXPECT_EQ(agreed.status, "failed");
+  EXPECT_EQ(agreed.status, TrialStatus::kSkipped);
   EXPECT_EQ(agreed.reason, "rank 1: broken on 1");
 }
 
@@ -49,7 +54,8 @@ class DistributedTraining : public ::testing::Test {
  protected:
   // extra: settings that replace the defaults below (objects merge).
   Json run(int world, std::uint64_t seed, const std::string& extra = "{}") {
-    Json settings = {{"world_size", world}, {"epochs", 2}, {"batch_size", 16}, {"dataset", {{"rows", 600}}}};
+    Json settings = {
+        {"world_size", world}, {"epochs", 2}, {"batch_size", 16}, {"dataset", {{"rows", 600}}}};
     deep_merge(settings, Json::parse(extra));
     const Experiment e = parse_experiment(
         Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
@@ -60,7 +66,7 @@ class DistributedTraining : public ::testing::Test {
       TrialContext context{group, 0, 0, &plugins_, &data_};
       MPI_Comm_rank(group, &context.rank);
       MPI_Comm_size(group, &context.size);
-      record = run_train_trial(trial, context);
+      record = trial_kind(trial.kind).run(trial, context);
       MPI_Comm_free(&group);
     }
     sleeping_barrier(MPI_COMM_WORLD);
@@ -80,7 +86,8 @@ TEST_F(DistributedTraining, ParametersIdenticalOnAllRanksAfterTraining) {
   const std::size_t train_rows = record["data"]["train_rows"];
   const std::size_t shard = (train_rows + world_size() - 1) / world_size();
   EXPECT_EQ(record["steps_per_epoch"], (shard + 15) / 16);
-  EXPECT_EQ(record["throughput"]["samples_per_s_per_rank"].size(), static_cast<std::size_t>(world_size()));
+  EXPECT_EQ(record["throughput"]["samples_per_s_per_rank"].size(),
+            static_cast<std::size_t>(world_size()));
   EXPECT_GT(record["detection"]["auroc"].get<double>(), 0.5);
 }
 
@@ -95,9 +102,11 @@ TEST_F(DistributedTraining, SameSeedSameLossCurveOtherSeedDifferent) {
 
 TEST_F(DistributedTraining, SequenceModelsStayConsistentAndScorePoints) {
   for (const char* model : {"lstm", "transformer"}) {
-    const Json record = run(world_size(), 2,
-                            std::string(R"({"model": ")") + model +
-                                R"(", "dataset": {"kind": "synthetic_series", "length": 1200, "dim": 2, "events": 6, "window": 8, "stride": 4}, "epochs": 1})");
+    const Json record =
+        run(world_size(), 2,
+            std::string(R"({"model": ")") + model +
+                R"(", "dataset": {"kind": "synthetic_series", "length": 1200, "dim": 2, )"
+                R"("events": 6, "window": 8, "stride": 4}, "epochs": 1})");
     if (world_rank() != 0) continue;
     EXPECT_EQ(record["status"], "ok") << model << ": " << record["reason"];
     EXPECT_EQ(record["params_consistent"], true) << model;
@@ -115,17 +124,19 @@ TEST_F(DistributedTraining, SubGroupTrainsWhileOthersWait) {
 }
 
 TEST_F(DistributedTraining, DivergenceIsRecordedNotFatal) {
-  const Json record = run(world_size(), 1,
-                          R"({"optimizer": {"name": "sgd", "lr": 90, "momentum": 0.99}})");
+  const Json record =
+      run(world_size(), 1, R"({"optimizer": {"name": "sgd", "lr": 90, "momentum": 0.99}})");
   if (world_rank() != 0) return;
   EXPECT_EQ(record["status"], "diverged");
   EXPECT_NE(record["reason"].get<std::string>().find("global loss became"), std::string::npos);
 }
 
 TEST_F(DistributedTraining, BackendFailureOnInitFailsTheTrialOnEveryRank) {
-  PluginRegistry with_test_plugins = PluginRegistry::discover({HARNESS_PLUGIN_DIR, HARNESS_TEST_PLUGIN_DIR});
+  PluginRegistry with_test_plugins =
+      PluginRegistry::discover({HARNESS_PLUGIN_DIR, HARNESS_TEST_PLUGIN_DIR});
   plugins_ = std::move(with_test_plugins);
-  const Json record = run(world_size(), 1, R"({"backend": "throwing", "backend_params": {"fail_init": 1}})");
+  const Json record =
+      run(world_size(), 1, R"({"backend": "throwing", "backend_params": {"fail_init": 1}})");
   if (world_rank() != 0) return;
   EXPECT_EQ(record["status"], "failed");
   EXPECT_NE(record["reason"].get<std::string>().find("configured to fail init"), std::string::npos);

@@ -24,8 +24,10 @@ class ThrowingCommunicator final : public harness::plugin::Communicator {
   Status init(const harness::plugin::GroupInit&) noexcept override {
     return fail_init_ ? Status::unavailable("configured to fail init") : Status::ok();
   }
-  Status allreduce(harness::plugin::BufferView, const harness::plugin::AllreduceOptions&) noexcept override {
-    return harness::plugin::guarded([]() -> Status { throw std::runtime_error("boom inside plugin"); });
+  Status allreduce(harness::plugin::BufferView,
+                   const harness::plugin::AllreduceOptions&) noexcept override {
+    return harness::plugin::guarded(
+        []() -> Status { throw std::runtime_error("boom inside plugin"); });
   }
   Status broadcast(harness::plugin::BufferView, int) noexcept override { return Status::ok(); }
   Status barrier() noexcept override { return Status::ok(); }

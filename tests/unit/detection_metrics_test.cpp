@@ -1,7 +1,8 @@
 // Values computed by hand (and cross-checked with scikit-learn's definitions).
 #include <gtest/gtest.h>
 
-#include "detection_metrics.h"
+#include "metrics/detection_metrics.h"
+#include "metrics/statistics.h"
 
 namespace harness {
 namespace {
@@ -43,9 +44,7 @@ TEST(Percentile, LinearInterpolationLikeNumpy) {
   EXPECT_THROW(percentile({}, 50), std::invalid_argument);
 }
 
-TEST(Metrics, SizeMismatchIsAnError) {
-  EXPECT_THROW(auroc({1, 2}, {1}), std::invalid_argument);
-}
+TEST(Metrics, SizeMismatchIsAnError) { EXPECT_THROW(auroc({1, 2}, {1}), std::invalid_argument); }
 
 }  // namespace
 }  // namespace harness

@@ -2,15 +2,18 @@
 // (or file:line:column) and what was expected.
 #include <gtest/gtest.h>
 
-#include "data_cache.h"
-#include "experiment.h"
-#include "input_error.h"
-#include "plugin_registry.h"
-#include "trial.h"
-#include "trial_validation.h"
+#include "common/input_error.h"
+#include "data/data_cache.h"
+#include "loader/plugin_registry.h"
+#include "run/trial_validation.h"
+#include "spec/experiment.h"
+#include "spec/trial_expansion.h"
+#include "test_support.h"
 
 namespace harness {
 namespace {
+
+using testing::parse_experiment;
 
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
@@ -20,9 +23,6 @@ std::string error_of(const std::string& text, const std::vector<std::string>& ov
   }
   return "";
 }
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 TEST(ExperimentValidation, MalformedJsonNamesLineAndColumn) {
   const std::string message = error_of("{\n  \"name\": \"x\",\n  \"seed\": ,\n}");
@@ -70,8 +70,9 @@ TEST(ExperimentValidation, NameMustBeAFolderName) {
 }
 
 TEST(ExperimentValidation, SweepAxisMustBeKnownAndNonEmpty) {
-  EXPECT_CONTAINS(error_of(R"({"name": "x", "sweep": {"batchsize": [1]}})"),
-                  "/sweep/batchsize: unknown settings path \"batchsize\" (did you mean \"batch_size\"?)");
+  EXPECT_CONTAINS(
+      error_of(R"({"name": "x", "sweep": {"batchsize": [1]}})"),
+      "/sweep/batchsize: unknown settings path \"batchsize\" (did you mean \"batch_size\"?)");
   EXPECT_CONTAINS(error_of(R"({"name": "x", "sweep": {"batch_size": []}})"),
                   "/sweep/batch_size: expected a non-empty array");
 }
@@ -134,60 +135,96 @@ TEST_F(TrialValidation, UnknownBackendListsAvailable) {
 }
 
 TEST_F(TrialValidation, UnknownSweptModelPointsAtTheSweep) {
-  const std::string message = error_of_trials(
-      R"({"name": "x", "settings": {"dataset": {"rows": 200}}, "sweep": {"model": ["autoencoder", "vae"]}})");
+  const std::string message =
+      error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}}, )"
+                      R"("sweep": {"model": ["autoencoder", "vae"]}})");
   EXPECT_CONTAINS(message, "/sweep/model: unknown model plugin \"vae\"");
 }
 
 TEST_F(TrialValidation, ModelParameterErrorsComeFromThePlugin) {
   const std::string message = error_of_trials(
-      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"hidden": [10, -3]}}})");
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"hidden": [10, )"
+      R"(-3]}}})");
   EXPECT_CONTAINS(message, "/settings/model_params/hidden/1: expected an integer");
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"depth": 3}}})"),
-                  "/settings/model_params/depth: unknown parameter");
+  EXPECT_CONTAINS(
+      error_of_trials(
+          R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"depth": 3}}})"),
+      "/settings/model_params/depth: unknown parameter");
 }
 
 TEST_F(TrialValidation, ConflictingInputDimIsRejected) {
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "model_params": {"input_dim": 7}}})"),
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}, )"
+                                  R"("model_params": {"input_dim": 7}}})"),
                   "/settings/model_params/input_dim: set from the data set's 20 features");
 }
 
 TEST_F(TrialValidation, BackendParametersAreChecked) {
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "backend_params": {"algo": 1}}})"),
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}, )"
+                                  R"("backend_params": {"algo": 1}}})"),
                   "/settings/backend_params/algo: unknown parameter");
 }
 
 TEST_F(TrialValidation, MissingDataFileIsNamed) {
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"kind": "csv", "path": "/nonexistent/d.csv"}}})"),
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"kind": "csv", )"
+                                  R"("path": "/nonexistent/d.csv"}}})"),
                   "/nonexistent/d.csv: cannot open the data file");
 }
 
 TEST_F(TrialValidation, WorldSizeAboveLaunchedRanksNamesBothAndTheFix) {
   const std::string message = error_of_trials(
-      R"({"name": "x", "settings": {"dataset": {"rows": 200}}, "sweep": {"world_size": [1, 8]}})", 2);
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}}, "sweep": {"world_size": [1, 8]}})",
+      2);
   EXPECT_CONTAINS(message, "/sweep/world_size: a trial needs world_size 8 but the job has 2 ranks");
   EXPECT_CONTAINS(message, "mpirun -np 8");
 }
 
 TEST_F(TrialValidation, InputKindsMustMatch) {
-  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"model": "lstm", "dataset": {"rows": 200}}})"),
-                  "/settings/model: model \"lstm\" takes sequence input but data set kind \"synthetic\" is tabular");
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 2}}})"),
-                  "model \"autoencoder\" takes tabular input but data set kind \"synthetic_series\" is sequence");
-  EXPECT_EQ(error_of_trials(
-                R"({"name": "x", "settings": {"model": "transformer", "dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 2}}})"),
-            "");
+  EXPECT_CONTAINS(
+      error_of_trials(R"({"name": "x", "settings": {"model": "lstm", "dataset": {"rows": 200}}})"),
+      "/settings/model: model \"lstm\" takes sequence input but data set kind \"synthetic\" is "
+      "tabular");
+  EXPECT_CONTAINS(
+      error_of_trials(
+          R"({"name": "x", "settings": {"dataset": {"kind": "synthetic_series", "length": 400, )"
+          R"("dim": 2, "events": 2}}})"),
+      "model \"autoencoder\" takes tabular input but data set kind \"synthetic_series\" is "
+      "sequence");
+  EXPECT_EQ(
+      error_of_trials(
+          R"({"name": "x", "settings": {"model": "transformer", )"
+          R"("dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 2}}})"),
+      "");
 }
 
 TEST_F(TrialValidation, SyntheticLatentDimMustBeBelowDim) {
-  EXPECT_CONTAINS(error_of_trials(
-                      R"({"name": "x", "settings": {"dataset": {"rows": 200, "dim": 4, "latent_dim": 4}}})"),
-                  "/settings/dataset/latent_dim: expected less than dim (4), got 4");
+  EXPECT_CONTAINS(
+      error_of_trials(
+          R"({"name": "x", "settings": {"dataset": {"rows": 200, "dim": 4, "latent_dim": 4}}})"),
+      "/settings/dataset/latent_dim: expected less than dim (4), got 4");
+}
+
+// Defect: event_length > length underflowed the event start and wrote out of bounds.
+TEST_F(TrialValidation, SyntheticSeriesEventLongerThanSeriesIsAnError) {
+  EXPECT_CONTAINS(
+      error_of_trials(
+          R"({"name": "x", "settings": {"model": "lstm", "dataset": {"kind": "synthetic_series",
+                         "length": 100, "event_length": 500, "window": 8}}})"),
+      "/settings/dataset/event_length: expected at most dataset.length (100), got 500");
+}
+
+// Defect: data-layer errors named /settings/dataset/... whatever part or axis set the value.
+TEST_F(TrialValidation, DataErrorsPointIntoPartsAndSweeps) {
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "parts": [{"name": "p", "kind": "train",
+                     "settings": {"dataset": {"rows": 200, "dim": 4, "latent_dim": 4}}}]})"),
+                  "/parts/0/settings/dataset/latent_dim: expected less than dim (4), got 4");
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"model": "lstm",
+                     "dataset": {"kind": "synthetic_series", "length": 100, "events": 2}},
+                     "sweep": {"dataset.window": [8, 60]}})"),
+                  "/sweep/dataset.window: synthetic series 100x20 series 0 has 100 points, too few "
+                  "for a window of 60");
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "parts": [{"name": "p", "kind": "train",
+                     "settings": {"dataset": {"rows": 200}, "model_params": {"input_dim": 7}}}]})"),
+                  "/parts/0/settings/model_params/input_dim: set from the data set's 20 features");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "fusion_buffer.h"
+#include "train/fusion_buffer.h"
 
 namespace harness {
 namespace {

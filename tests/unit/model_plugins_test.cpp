@@ -4,15 +4,16 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "model_factory.h"
-#include "plugin_registry.h"
+#include "loader/plugin_registry.h"
+#include "test_support.h"
+#include "train/model_factory.h"
 
 namespace harness {
 namespace {
 
 struct ModelCase {
   std::string name;
-  Json params;             // including the host-owned input_dim / window
+  Json params;  // including the host-owned input_dim / window
   std::vector<int64_t> sample_shape;
   std::size_t expected_parameters;
 };
@@ -26,24 +27,42 @@ std::size_t encoder_layer(std::size_t d, std::size_t ff) {
 
 std::vector<ModelCase> cases() {
   return {
-      {"autoencoder", {{"input_dim", 20}}, {20}, 20 * 10 + 10 + 10 * 3 + 3 + 3 * 10 + 10 + 10 * 20 + 20},
-      {"autoencoder", {{"input_dim", 6}, {"hidden", {8, 4, 2}}, {"activation", "tanh"}}, {6},
+      {"autoencoder",
+       {{"input_dim", 20}},
+       {20},
+       20 * 10 + 10 + 10 * 3 + 3 + 3 * 10 + 10 + 10 * 20 + 20},
+      {"autoencoder",
+       {{"input_dim", 6}, {"hidden", {8, 4, 2}}, {"activation", "tanh"}},
+       {6},
        (6 * 8 + 8) + (8 * 4 + 4) + (4 * 2 + 2) + (2 * 4 + 4) + (4 * 8 + 8) + (8 * 6 + 6)},
-      {"lstm", {{"input_dim", 3}, {"window", 10}, {"hidden_size", 16}, {"latent_size", 4}, {"layers", 2}},
+      {"lstm",
+       {{"input_dim", 3}, {"window", 10}, {"hidden_size", 16}, {"latent_size", 4}, {"layers", 2}},
        {10, 3},
-       lstm_layer(3, 16) + lstm_layer(16, 16) + (16 * 4 + 4) + (4 * 16 + 16) + 2 * lstm_layer(16, 16) +
-           (16 * 3 + 3)},
+       lstm_layer(3, 16) + lstm_layer(16, 16) + (16 * 4 + 4) + (4 * 16 + 16) +
+           2 * lstm_layer(16, 16) + (16 * 3 + 3)},
       {"transformer",
-       {{"input_dim", 3}, {"window", 10}, {"d_model", 16}, {"heads", 2}, {"layers", 1}, {"feedforward", 32},
+       {{"input_dim", 3},
+        {"window", 10},
+        {"d_model", 16},
+        {"heads", 2},
+        {"layers", 1},
+        {"feedforward", 32},
         {"latent_size", 4}},
        {10, 3},
-       (3 * 16 + 16) + encoder_layer(16, 32) + (16 * 4 + 4) + (4 * 16 + 16) + encoder_layer(16, 32) + (16 * 3 + 3)},
+       (3 * 16 + 16) + encoder_layer(16, 32) + (16 * 4 + 4) + (4 * 16 + 16) +
+           encoder_layer(16, 32) + (16 * 3 + 3)},
       {"transformer",
-       {{"input_dim", 2}, {"window", 8}, {"d_model", 8}, {"heads", 2}, {"layers", 2}, {"feedforward", 16},
-        {"latent_size", 3}, {"positional", "learned"}},
+       {{"input_dim", 2},
+        {"window", 8},
+        {"d_model", 8},
+        {"heads", 2},
+        {"layers", 2},
+        {"feedforward", 16},
+        {"latent_size", 3},
+        {"positional", "learned"}},
        {8, 2},
-       (2 * 8 + 8) + 2 * encoder_layer(8, 16) + (8 * 3 + 3) + (3 * 8 + 8) + 2 * encoder_layer(8, 16) +
-           (8 * 2 + 2) + 8 * 8},
+       (2 * 8 + 8) + 2 * encoder_layer(8, 16) + (8 * 3 + 3) + (3 * 8 + 8) +
+           2 * encoder_layer(8, 16) + (8 * 2 + 2) + 8 * 8},
   };
 }
 
@@ -62,7 +81,8 @@ class ModelPlugins : public ::testing::TestWithParam<ModelCase> {
     torch::manual_seed(99);
     auto base = torch::randn({batch, 1});
     // A one-dimensional family: the same wave at a random phase per sample.
-    auto x = torch::sin(base * 3 + torch::arange(torch::ones(shape).numel() / batch).reshape({1, -1}) * 0.3);
+    auto x = torch::sin(base * 3 +
+                        torch::arange(torch::ones(shape).numel() / batch).reshape({1, -1}) * 0.3);
     return x.reshape(shape) + 0.01 * torch::randn(shape);
   }
   std::vector<double> train(plugin::Model& model, int steps) {
@@ -98,7 +118,8 @@ TEST_P(ModelPlugins, ParameterCountMatchesConfiguration) {
 
 TEST_P(ModelPlugins, LossFallsWithinFixedSteps) {
   const auto losses = train(*make(1), 100);
-  EXPECT_LT(losses.back(), 0.7 * losses.front()) << "first " << losses.front() << " last " << losses.back();
+  EXPECT_LT(losses.back(), 0.7 * losses.front())
+      << "first " << losses.front() << " last " << losses.back();
 }
 
 TEST_P(ModelPlugins, SameSeedSameLossOtherSeedDifferent) {
@@ -113,8 +134,8 @@ TEST_P(ModelPlugins, WrongInputShapeIsAStatusNotACrash) {
   EXPECT_FALSE(model->forward(torch::zeros({2, 3, 4, 5}), &out).is_ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Every, ModelPlugins, ::testing::ValuesIn(cases()), [](const auto& info) {
-  return info.param.name + std::to_string(info.index);
+INSTANTIATE_TEST_SUITE_P(Every, ModelPlugins, ::testing::ValuesIn(cases()), [](const auto& test) {
+  return test.param.name + std::to_string(test.index);
 });
 
 TEST(ModelParams, BadParametersNameThePointer) {
@@ -125,7 +146,8 @@ TEST(ModelParams, BadParametersNameThePointer) {
     create_model(*transformer, {{"input_dim", 2}, {"window", 8}, {"d_model", 10}, {"heads", 3}});
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("/heads: expected a divisor of d_model (10), got 3"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/heads: expected a divisor of d_model (10), got 3"),
+              std::string::npos);
   }
   const auto* lstm = registry.find(plugin::PluginKind::kModel, "lstm");
   try {

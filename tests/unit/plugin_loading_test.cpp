@@ -4,18 +4,18 @@
 #include <filesystem>
 #include <fstream>
 
-#include "communicator_factory.h"
-#include "model_factory.h"
-#include "plugin_registry.h"
+#include "loader/communicator_factory.h"
+#include "loader/plugin_capabilities.h"
+#include "loader/plugin_registry.h"
+#include "test_support.h"
+#include "train/model_factory.h"
+#include "trial/backend_join.h"
 
 namespace harness {
 namespace {
 
 const std::string kPlugins = HARNESS_PLUGIN_DIR;
 const std::string kTestPlugins = HARNESS_TEST_PLUGIN_DIR;
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 TEST(PluginLoading, GoodPluginsLoadWithTheirInfo) {
   PluginHandle handle;
@@ -69,11 +69,12 @@ TEST(PluginLoading, MissingEntryPointIsNamed) {
 }
 
 TEST(PluginLoading, NotALibrary) {
-  const auto dir = std::filesystem::temp_directory_path() / "harness_not_a_library";
-  std::filesystem::create_directories(dir);
+  const testing::TempDir temp;
+  const auto& dir = temp.path();
   std::ofstream(dir / "libfake.so") << "this is text, not ELF\n";
   PluginHandle handle;
-  EXPECT_CONTAINS(open_plugin((dir / "libfake.so").string(), &handle), "not a loadable plugin library");
+  EXPECT_CONTAINS(open_plugin((dir / "libfake.so").string(), &handle),
+                  "not a loadable plugin library");
   const auto registry = PluginRegistry::discover({dir.string()});
   EXPECT_TRUE(registry.plugins().empty());
   ASSERT_EQ(registry.problems().size(), 1u);
@@ -98,8 +99,7 @@ TEST(PluginLoading, ExceptionsInsideAPluginBecomeStatus) {
   ASSERT_NE(handle, nullptr);
   auto communicator = create_communicator(*handle, Json::object());
   float value = 1;
-  const plugin::Status status =
-      communicator->allreduce({&value, 1, plugin::DType::kFloat32}, {});
+  const plugin::Status status = communicator->allreduce({&value, 1, plugin::DType::kFloat32}, {});
   EXPECT_FALSE(status.is_ok());
   EXPECT_EQ(status.code(), plugin::StatusCode::kInternal);
   EXPECT_EQ(status.message(), "boom inside plugin");
@@ -132,14 +132,14 @@ TEST(BackendProblem, SaysWhyATrialCannotRunBeforeAnythingIsBuilt) {
   const auto registry = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
   const auto* mpi = registry.find(plugin::PluginKind::kCommunicator, "mpi");
   ASSERT_NE(mpi, nullptr);
-  EXPECT_TRUE(backend_problem(mpi, false, plugin::DType::kFloat32).status.empty());
+  EXPECT_FALSE(backend_problem(mpi, false, plugin::DType::kFloat32).any());
   const GroupProblem fp16 = backend_problem(mpi, false, plugin::DType::kFloat16);
-  EXPECT_EQ(fp16.status, "skipped");
+  EXPECT_EQ(fp16.status, TrialStatus::kSkipped);
   EXPECT_EQ(fp16.reason, "mpi does not support fp16");
-  EXPECT_EQ(backend_problem(nullptr, false, plugin::DType::kFloat32).status, "failed");
+  EXPECT_EQ(backend_problem(nullptr, false, plugin::DType::kFloat32).status, TrialStatus::kFailed);
   if (const auto* nccl = registry.find(plugin::PluginKind::kCommunicator, "nccl")) {
     const GroupProblem gpu = backend_problem(nccl, false, plugin::DType::kFloat32);
-    EXPECT_EQ(gpu.status, "skipped");
+    EXPECT_EQ(gpu.status, TrialStatus::kSkipped);
     EXPECT_FALSE(gpu.reason.empty());
   }
 }

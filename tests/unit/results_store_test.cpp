@@ -4,7 +4,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "results_store.h"
+#include "record/collective_point.h"
+#include "results/points_csv.h"
+#include "results/results_store.h"
+#include "results/summary_csv.h"
+#include "test_support.h"
 
 namespace harness {
 namespace {
@@ -18,18 +22,25 @@ std::string read(const fs::path& path) {
   return text.str();
 }
 
-TEST(ResultsStore, AppendsRecordsAndWritesSummary) {
-  const auto base = fs::temp_directory_path() / "harness_store_test";
-  fs::remove_all(base);
+TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
+  const testing::TempDir temp;
+  const fs::path base = temp.path();
   ResultsStore store = ResultsStore::create(base.string(), "exp");
   EXPECT_EQ(fs::path(store.directory()).parent_path(), base / "exp");
-  store.append({{"key", "a"}, {"status", "ok"}, {"throughput", {{"samples_per_s", 10}}},
-                {"loss", {{"per_epoch", {1, 2}}}}});
-  store.append({{"key", "b"}, {"status", "failed"}, {"reason", "x, \"y\""}});
+  SummaryCsv summary(store.directory());
+  for (const Json& record : {Json{{"key", "a"},
+                                  {"status", "ok"},
+                                  {"throughput", {{"samples_per_s", 10}}},
+                                  {"loss", {{"per_epoch", {1, 2}}}}},
+                             Json{{"key", "b"}, {"status", "failed"}, {"reason", "x, \"y\""}}}) {
+    store.append(record);
+    summary.record_added(record, store.records());
+  }
   store.write_meta({{"name", "exp"}});
 
   EXPECT_EQ(read(fs::path(store.directory()) / "trials.jsonl"),
-            "{\"key\":\"a\",\"status\":\"ok\",\"throughput\":{\"samples_per_s\":10},\"loss\":{\"per_epoch\":[1,2]}}\n"
+            "{\"key\":\"a\",\"status\":\"ok\",\"throughput\":{\"samples_per_s\":10},\"loss\":{"
+            "\"per_epoch\":[1,2]}}\n"
             "{\"key\":\"b\",\"status\":\"failed\",\"reason\":\"x, \\\"y\\\"\"}\n");
   EXPECT_EQ(read(fs::path(store.directory()) / "summary.csv"),
             "key,status,throughput.samples_per_s,reason\n"
@@ -42,9 +53,8 @@ TEST(ResultsStore, AppendsRecordsAndWritesSummary) {
 }
 
 TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
-  const auto base = fs::temp_directory_path() / "harness_store_resume";
-  fs::remove_all(base);
-  fs::create_directories(base);
+  const testing::TempDir temp;
+  const fs::path base = temp.path();
   std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n{\"key\":\"b\",\"sta";
   std::vector<std::string> warnings;
   const ResultsStore store = ResultsStore::open(base.string(), &warnings);
@@ -52,6 +62,46 @@ TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
   EXPECT_EQ(read(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
+}
+
+// points.csv takes its point columns from the one field list, in record order.
+TEST(PointsCsv, OneRowPerPointWithTheFieldListsColumns) {
+  const testing::TempDir temp;
+  CollectivePoint point;
+  point.bytes = 1024;
+  point.count = 256;
+  point.time_us = 2.5;
+  point.wrong = 0;
+  const Json record = {{"index", 3},
+                       {"key", "k"},
+                       {"status", "ok"},
+                       {"world_size", 2},
+                       {"backend", {{"name", "mpi"}, {"algorithm", "MPI_Allreduce"}}},
+                       {"settings", {{"dtype", "fp32"}, {"op", "sum"}}},
+                       {"points", {to_json(point), to_json(point)}}};
+  PointsCsv(temp.path().string()).record_added(record, {record});
+  std::istringstream csv(read(temp.path() / "points.csv"));
+  std::string header, row;
+  std::getline(csv, header);
+  std::string expected_header = "index,key,status,backend,algorithm,world_size,dtype,op";
+  for (const auto& field : collective_point_fields())
+    expected_header += std::string(",") + field.key;
+  EXPECT_EQ(header, expected_header);
+  std::getline(csv, row);
+  EXPECT_EQ(row.rfind("3,k,ok,mpi,MPI_Allreduce,2,fp32,sum,1024,256,2.5,", 0), 0u) << row;
+  EXPECT_EQ(row.back(), '0');  // wrong
+  std::getline(csv, row);
+  EXPECT_FALSE(row.empty());
+}
+
+// The record's point object and the field list name the same fields, in the same order.
+TEST(CollectivePoint, RecordFieldsAreTheFieldList) {
+  const Json json = to_json(CollectivePoint{});
+  std::vector<std::string> keys;
+  for (const auto& item : json.items()) keys.push_back(item.key());
+  std::vector<std::string> fields;
+  for (const auto& field : collective_point_fields()) fields.push_back(field.key);
+  EXPECT_EQ(keys, fields);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "distributed_sampler.h"
-#include "lr_schedule.h"
+#include "train/distributed_sampler.h"
+#include "train/lr_schedule.h"
 
 namespace harness {
 namespace {

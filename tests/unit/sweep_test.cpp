@@ -2,12 +2,15 @@
 
 #include <set>
 
-#include "experiment.h"
-#include "input_error.h"
-#include "trial.h"
+#include "common/input_error.h"
+#include "spec/experiment.h"
+#include "spec/trial_expansion.h"
+#include "test_support.h"
 
 namespace harness {
 namespace {
+
+using testing::parse_experiment;
 
 TEST(Sweep, CartesianProductInFileOrderLastAxisFastest) {
   const Experiment e = parse_experiment(
@@ -57,10 +60,12 @@ TEST(Sweep, NoSweepIsOneTrial) {
 
 TEST(Sweep, KeysAreUniqueAndIndependentOfFieldOrder) {
   const auto a = expand_trials(parse_experiment(
-      R"({"name": "x", "settings": {"epochs": 2, "batch_size": 8}, "sweep": {"world_size": [1, 2]}})",
+      R"({"name": "x", "settings": {"epochs": 2, "batch_size": 8}, "sweep": {"world_size": [1, )"
+      R"(2]}})",
       "e", {}));
   const auto b = expand_trials(parse_experiment(
-      R"({"name": "x", "settings": {"batch_size": 8, "epochs": 2}, "sweep": {"world_size": [1, 2]}})",
+      R"({"name": "x", "settings": {"batch_size": 8, "epochs": 2}, "sweep": {"world_size": [1, )"
+      R"(2]}})",
       "e", {}));
   ASSERT_EQ(a.size(), 2u);
   EXPECT_NE(a[0].key, a[1].key);
@@ -77,7 +82,8 @@ namespace {
 TEST(Parts, EachPartExpandsWithItsOwnKindAndSchema) {
   const Experiment e = parse_experiment(
       R"({"name": "x", "parts": [
-            {"name": "bench", "kind": "collective", "settings": {"iters": 3}, "sweep": {"backend": ["mpi", "ring"]}},
+            {"name": "bench", "kind": "collective", "settings": {"iters": 3},
+             "sweep": {"backend": ["mpi", "ring"]}},
             {"name": "train", "kind": "train", "sweep": {"world_size": [1, 2]}}]})",
       "exp.json", {});
   const auto trials = expand_trials(e);
@@ -99,13 +105,15 @@ TEST(Parts, ErrorsNameThePartPointer) {
     }
     return std::string();
   };
-  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"name": "a", "kind": "collective", "settings": {"iter": 3}}]})")
+  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"name": "a", "kind": "collective", )"
+                     R"("settings": {"iter": 3}}]})")
                 .find("/parts/0/settings/iter: unknown key \"iter\" (did you mean \"iters\"?)"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"name": "x", "kind": "train", "parts": [{"name": "a", "kind": "train"}]})")
                 .find("/kind: not allowed beside \"parts\""),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"kind": "train"}]})").find("/parts/0: missing required key \"name\""),
+  EXPECT_NE(error_of(R"({"name": "x", "parts": [{"kind": "train"}]})")
+                .find("/parts/0: missing required key \"name\""),
             std::string::npos);
 }
 
@@ -117,26 +125,34 @@ namespace {
 
 TEST(ZippedAxes, SetSeveralPathsTogether) {
   const Experiment e = parse_experiment(
-      R"({"name": "x", "sweep": {"backend, backend_params": [["mpi", {}], ["gloo", {"algorithm": "bcube"}]],
+      R"({"name": "x", "sweep": {"backend, backend_params": [["mpi", {}], ["gloo", )"
+      R"({"algorithm": "bcube"}]],
                                  "world_size": [1, 2]}})",
       "exp.json", {});
   const auto trials = expand_trials(e);
   ASSERT_EQ(trials.size(), 4u);
   EXPECT_EQ(trials[2].settings["backend"], "gloo");
   EXPECT_EQ(trials[2].settings["backend_params"]["algorithm"], "bcube");
-  EXPECT_EQ(trials[2].axes.dump(), R"({"backend":"gloo","backend_params":{"algorithm":"bcube"},"world_size":1})");
+  EXPECT_EQ(trials[2].axes.dump(),
+            R"({"backend":"gloo","backend_params":{"algorithm":"bcube"},"world_size":1})");
 }
 
 TEST(ZippedAxes, ValuesMustMatchThePaths) {
   try {
-    parse_experiment(R"({"name": "x", "sweep": {"backend, world_size": [["mpi", 2], ["gloo"], ["ring", 0]]}})",
-                     "exp.json", {});
+    parse_experiment(
+        R"({"name": "x", "sweep": {"backend, world_size": [["mpi", 2], ["gloo"], ["ring", 0]]}})",
+        "exp.json", {});
     FAIL();
   } catch (const InputError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("/sweep/backend, world_size/1: a zipped axis of 2 paths needs an array of 2 values"),
-              std::string::npos) << message;
-    EXPECT_NE(message.find("/sweep/backend, world_size/2/1: expected an integer"), std::string::npos) << message;
+    EXPECT_NE(
+        message.find(
+            "/sweep/backend, world_size/1: a zipped axis of 2 paths needs an array of 2 values"),
+        std::string::npos)
+        << message;
+    EXPECT_NE(message.find("/sweep/backend, world_size/2/1: expected an integer"),
+              std::string::npos)
+        << message;
   }
 }
 

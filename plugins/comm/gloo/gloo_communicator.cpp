@@ -67,7 +67,8 @@ template <>
 void scale<gloo::float16>(void* data, std::size_t count, int ranks) {
   auto* values = static_cast<gloo::float16*>(data);
   for (std::size_t i = 0; i < count; ++i)
-    values[i] = gloo::cpu_float2half_rn(gloo::cpu_half2float(values[i]) / static_cast<float>(ranks));
+    values[i] =
+        gloo::cpu_float2half_rn(gloo::cpu_half2float(values[i]) / static_cast<float>(ranks));
 }
 
 }  // namespace
@@ -87,7 +88,8 @@ class GlooCommunicator final : public plugin::Communicator {
 
   explicit GlooCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"algorithm", "interface", "hostname", "timeout_ms", "bcube_base"});
-    algorithm_ = params.choice("algorithm", "ring", {"ring", "ring_chunked", "halving_doubling", "bcube"});
+    algorithm_ =
+        params.choice("algorithm", "ring", {"ring", "ring_chunked", "halving_doubling", "bcube"});
     interface_ = params.string("interface", "");
     hostname_ = params.string("hostname", "");
     timeout_ = std::chrono::milliseconds(params.integer("timeout_ms", 30000, 1, 86400000));
@@ -114,7 +116,8 @@ class GlooCommunicator final : public plugin::Communicator {
     // the conformance suite found this at 3 ranks with base 2.
     if (algorithm_ == "bcube" && !is_power_of(group.size, bcube_base_))
       return Status::unsupported("gloo bcube needs the group size to be a power of bcube_base (" +
-                                 std::to_string(bcube_base_) + "), got " + std::to_string(group.size));
+                                 std::to_string(bcube_base_) + "), got " +
+                                 std::to_string(group.size));
     return plugin::guarded([&] {
       size_ = group.size;
       gloo::transport::tcp::attr attr;
@@ -205,7 +208,8 @@ class GlooCommunicator final : public plugin::Communicator {
     if (size_ > 1) {
       const auto key = std::make_tuple(buffer.data, buffer.count, static_cast<int>(buffer.dtype));
       auto& algorithm = algorithms_[key];
-      if (!algorithm) algorithm = make_algorithm<T>(static_cast<T*>(buffer.data), static_cast<int>(buffer.count));
+      if (!algorithm)
+        algorithm = make_algorithm<T>(static_cast<T*>(buffer.data), static_cast<int>(buffer.count));
       algorithm->run();
     }
     if (op == plugin::ReduceOp::kAvg && size_ > 1) scale<T>(buffer.data, buffer.count, size_);

@@ -1,5 +1,7 @@
 #include "mpi_store.h"
 
+#include "harness/plugin/mpi_status.h"
+
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -10,7 +12,8 @@ namespace {
 constexpr int kSetTag = 7301;
 
 void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) throw std::runtime_error(std::string("rendezvous: ") + what + " failed");
+  const plugin::Status status = plugin::mpi_status(code, what);
+  if (!status.is_ok()) throw std::runtime_error("rendezvous: " + status.message());
 }
 
 }  // namespace
@@ -85,7 +88,8 @@ std::vector<char> MpiStore::get(const std::string& key) {
 
 void MpiStore::wait(const std::vector<std::string>& keys) { wait(keys, timeout_); }
 
-void MpiStore::wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) {
+void MpiStore::wait(const std::vector<std::string>& keys,
+                    const std::chrono::milliseconds& timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (const auto& key : keys) {
     while (!values_.count(key)) {
@@ -103,7 +107,8 @@ void MpiStore::finish() {
   check(MPI_Alltoall(sent_to_.data(), 1, MPI_INT, expected.data(), 1, MPI_INT, comm_),
         "MPI_Alltoall");
   for (int peer = 0; peer < size_; ++peer)
-    while (received_from_[static_cast<std::size_t>(peer)] < expected[static_cast<std::size_t>(peer)])
+    while (received_from_[static_cast<std::size_t>(peer)] <
+           expected[static_cast<std::size_t>(peer)])
       receive_one(peer);
   if (!send_requests_.empty())
     check(MPI_Waitall(static_cast<int>(send_requests_.size()), send_requests_.data(),

@@ -6,6 +6,7 @@
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 
@@ -13,17 +14,10 @@ namespace harness::plugins {
 
 using plugin::BufferView;
 using plugin::DType;
+using plugin::mpi_status;
 using plugin::Status;
 
 namespace {
-
-Status mpi_status(int code, const char* what) {
-  if (code == MPI_SUCCESS) return Status::ok();
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  return Status::internal(std::string(what) + " failed: " + std::string(text, length));
-}
 
 template <class T>
 void scale(void* data, std::size_t count, T factor) {
@@ -74,9 +68,9 @@ class MpiCommunicator final : public plugin::Communicator {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return mpi_status(MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root,
-                                comm_),
-                      "MPI_Bcast");
+    return mpi_status(
+        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
+        "MPI_Bcast");
   }
 
   Status barrier() noexcept override { return mpi_status(MPI_Barrier(comm_), "MPI_Barrier"); }
@@ -86,7 +80,8 @@ class MpiCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu, {DType::kFloat32, DType::kFloat64});
+    return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu,
+                                {DType::kFloat32, DType::kFloat64});
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -1,8 +1,8 @@
 // The "nccl" backend: NCCL on one GPU per rank (chosen by local rank), unique id shared over
 // MPI, stream-ordered calls on device buffers. Params: algo ("" | "ring" | "tree" | ...) and
-// proto ("" | "simple" | "ll" | "ll128"), exported as NCCL_ALGO / NCCL_PROTO before the
-// communicator is created. Without a visible GPU the plugin reports itself unavailable and
-// its trials are skipped.
+// proto ("" | "simple" | "ll" | "ll128"), exported as NCCL_ALGO / NCCL_PROTO while the
+// communicator is created (and restored after). Without a visible GPU the plugin reports itself
+// unavailable and its trials are skipped.
 #include <cuda_runtime.h>
 #include <mpi.h>
 #include <nccl.h>
@@ -12,8 +12,10 @@
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
+#include "harness/plugin/scoped_env.h"
 
 namespace harness::plugins {
 
@@ -49,7 +51,8 @@ const std::string& unavailable_reason() {
     int devices = 0;
     const cudaError_t code = cudaGetDeviceCount(&devices);
     if (code != cudaSuccess)
-      return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(code) + ")";
+      return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(code) +
+             ")";
     if (devices == 0) return std::string("no CUDA device visible");
     return std::string();
   }();
@@ -62,7 +65,8 @@ class NcclCommunicator final : public plugin::Communicator {
  public:
   static constexpr const char* kName = "nccl";
   static constexpr const char* kVersion = "1.0.0";
-  static constexpr const char* kDescription = "NCCL allreduce on CUDA device buffers, one GPU per rank";
+  static constexpr const char* kDescription =
+      "NCCL allreduce on CUDA device buffers, one GPU per rank";
 
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
@@ -96,36 +100,45 @@ class NcclCommunicator final : public plugin::Communicator {
       cudaGetDeviceCount(&devices);
       device_ = group.local_rank % devices;
       if (Status s = cuda_status(cudaSetDevice(device_), "cudaSetDevice"); !s.is_ok()) return s;
-      if (MPI_Comm_dup(group.comm, &mpi_comm_) != MPI_SUCCESS) return Status::internal("MPI_Comm_dup failed");
+      if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &mpi_comm_), "MPI_Comm_dup");
+          !s.is_ok())
+        return s;
       ncclUniqueId id;
       if (group.rank == 0)
         if (Status s = nccl_status(ncclGetUniqueId(&id), "ncclGetUniqueId"); !s.is_ok()) return s;
-      MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_comm_);
-      // NCCL reads these when a communicator is created.
-      if (!algo_.empty()) setenv("NCCL_ALGO", algo_.c_str(), 1);
-      if (!proto_.empty()) setenv("NCCL_PROTO", proto_.c_str(), 1);
-      if (Status s = nccl_status(ncclCommInitRank(&comm_, group.size, id, group.rank), "ncclCommInitRank");
+      if (Status s =
+              plugin::mpi_status(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_comm_), "MPI_Bcast");
           !s.is_ok())
         return s;
-      return cuda_status(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      // NCCL reads these when a communicator is created; restored right after, so a later
+      // trial with the default algorithm does not inherit this one's.
+      const plugin::ScopedEnv algo("NCCL_ALGO", algo_), proto("NCCL_PROTO", proto_);
+      if (Status s =
+              nccl_status(ncclCommInitRank(&comm_, group.size, id, group.rank), "ncclCommInitRank");
+          !s.is_ok())
+        return s;
+      return cuda_status(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+                         "cudaStreamCreate");
     });
   }
 
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return nccl_status(ncclAllReduce(buffer.data, buffer.data, buffer.count, nccl_type(buffer.dtype),
-                                     options.op == plugin::ReduceOp::kAvg ? ncclAvg : ncclSum, comm_,
-                                     options.stream ? static_cast<cudaStream_t>(options.stream) : stream_),
-                       "ncclAllReduce");
+    return nccl_status(
+        ncclAllReduce(buffer.data, buffer.data, buffer.count, nccl_type(buffer.dtype),
+                      options.op == plugin::ReduceOp::kAvg ? ncclAvg : ncclSum, comm_,
+                      options.stream ? static_cast<cudaStream_t>(options.stream) : stream_),
+        "ncclAllReduce");
   }
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return nccl_status(ncclBroadcast(buffer.data, buffer.data, buffer.bytes(), ncclUint8, root, comm_, stream_),
-                       "ncclBroadcast");
+    return nccl_status(
+        ncclBroadcast(buffer.data, buffer.data, buffer.bytes(), ncclUint8, root, comm_, stream_),
+        "ncclBroadcast");
   }
 
   Status synchronize() noexcept override {
@@ -135,20 +148,21 @@ class NcclCommunicator final : public plugin::Communicator {
 
   Status barrier() noexcept override {
     if (Status s = synchronize(); !s.is_ok()) return s;
-    return MPI_Barrier(mpi_comm_) == MPI_SUCCESS ? Status::ok() : Status::internal("MPI_Barrier failed");
+    return plugin::mpi_status(MPI_Barrier(mpi_comm_), "MPI_Barrier");
   }
 
   std::string describe() const override {
-    return "NCCL " + std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + " algo=" +
-           (algo_.empty() ? "auto" : algo_) + " proto=" + (proto_.empty() ? "auto" : proto_) +
-           " device " + std::to_string(device_);
+    return "NCCL " + std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) +
+           " algo=" + (algo_.empty() ? "auto" : algo_) +
+           " proto=" + (proto_.empty() ? "auto" : proto_) + " device " + std::to_string(device_);
   }
 
  private:
   Status check(const BufferView& buffer) const {
     if (!comm_) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(buffer, "nccl", plugin::DeviceKind::kCuda,
-                                {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
+    return plugin::check_buffer(
+        buffer, "nccl", plugin::DeviceKind::kCuda,
+        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
   }
 
   std::string algo_, proto_;

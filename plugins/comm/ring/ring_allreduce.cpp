@@ -8,9 +8,13 @@ namespace {
 template <class T>
 MPI_Datatype mpi_type();
 template <>
-MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
 template <>
-MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
 
 constexpr int kRingTag = 7401;
 
@@ -34,19 +38,21 @@ int wrap(int value, int ranks) { return ((value % ranks) + ranks) % ranks; }
 template <class T>
 int ring_step(T* data, Segment send, Segment receive, int left, int right, MPI_Comm comm,
               std::size_t chunk, bool reduce, T* scratch) {
-  const std::size_t chunks = std::max((send.count + chunk - 1) / chunk, (receive.count + chunk - 1) / chunk);
+  const std::size_t chunks =
+      std::max((send.count + chunk - 1) / chunk, (receive.count + chunk - 1) / chunk);
   std::vector<MPI_Request> sends(chunks, MPI_REQUEST_NULL), receives(chunks, MPI_REQUEST_NULL);
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t at = c * chunk;
     if (at < receive.count) {
       T* target = reduce ? scratch + at : data + receive.offset + at;
-      const int rc = MPI_Irecv(target, static_cast<int>(std::min(chunk, receive.count - at)), mpi_type<T>(),
-                               left, kRingTag, comm, &receives[c]);
+      const int rc = MPI_Irecv(target, static_cast<int>(std::min(chunk, receive.count - at)),
+                               mpi_type<T>(), left, kRingTag, comm, &receives[c]);
       if (rc != MPI_SUCCESS) return rc;
     }
     if (at < send.count) {
-      const int rc = MPI_Isend(data + send.offset + at, static_cast<int>(std::min(chunk, send.count - at)),
-                               mpi_type<T>(), right, kRingTag, comm, &sends[c]);
+      const int rc =
+          MPI_Isend(data + send.offset + at, static_cast<int>(std::min(chunk, send.count - at)),
+                    mpi_type<T>(), right, kRingTag, comm, &sends[c]);
       if (rc != MPI_SUCCESS) return rc;
     }
   }
@@ -76,7 +82,8 @@ int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOpti
   if (ranks == 1 || count == 0) return MPI_SUCCESS;
   const int left = wrap(rank - 1, ranks), right = wrap(rank + 1, ranks);
   const std::size_t chunk = std::max<std::size_t>(1, options.chunk_bytes / sizeof(T));
-  if (scratch->size() < segment_of(count, ranks, 0).count) scratch->resize(segment_of(count, ranks, 0).count);
+  if (scratch->size() < segment_of(count, ranks, 0).count)
+    scratch->resize(segment_of(count, ranks, 0).count);
 
   // Reduce-scatter: after step s, segment (rank - s - 1) holds s + 2 ranks' contributions.
   for (int s = 0; s < ranks - 1; ++s) {
@@ -95,7 +102,9 @@ int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOpti
   return MPI_SUCCESS;
 }
 
-template int ring_allreduce_sum<float>(float*, std::size_t, MPI_Comm, const RingOptions&, std::vector<float>*);
-template int ring_allreduce_sum<double>(double*, std::size_t, MPI_Comm, const RingOptions&, std::vector<double>*);
+template int ring_allreduce_sum<float>(float*, std::size_t, MPI_Comm, const RingOptions&,
+                                       std::vector<float>*);
+template int ring_allreduce_sum<double>(double*, std::size_t, MPI_Comm, const RingOptions&,
+                                        std::vector<double>*);
 
 }  // namespace harness::plugins

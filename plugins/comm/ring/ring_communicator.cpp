@@ -4,6 +4,7 @@
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 #include "ring_allreduce.h"
@@ -25,7 +26,8 @@ class RingCommunicator final : public plugin::Communicator {
 
   explicit RingCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"chunk_bytes"});
-    options_.chunk_bytes = static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 34));
+    options_.chunk_bytes =
+        static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 34));
   }
 
   ~RingCommunicator() override {
@@ -36,7 +38,8 @@ class RingCommunicator final : public plugin::Communicator {
 
   Status init(const plugin::GroupInit& group) noexcept override {
     size_ = group.size;
-    if (MPI_Comm_dup(group.comm, &comm_) != MPI_SUCCESS) return Status::internal("MPI_Comm_dup failed");
+    if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())
+      return s;
     return Status::ok();
   }
 
@@ -44,14 +47,18 @@ class RingCommunicator final : public plugin::Communicator {
     if (Status s = check(buffer); !s.is_ok()) return s;
     return plugin::guarded([&] {
       int rc = buffer.dtype == DType::kFloat32
-                   ? ring_allreduce_sum(static_cast<float*>(buffer.data), buffer.count, comm_, options_, &scratch32_)
-                   : ring_allreduce_sum(static_cast<double*>(buffer.data), buffer.count, comm_, options_, &scratch64_);
-      if (rc != MPI_SUCCESS) return Status::internal("ring allreduce: MPI error " + std::to_string(rc));
+                   ? ring_allreduce_sum(static_cast<float*>(buffer.data), buffer.count, comm_,
+                                        options_, &scratch32_)
+                   : ring_allreduce_sum(static_cast<double*>(buffer.data), buffer.count, comm_,
+                                        options_, &scratch64_);
+      if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring allreduce");
       if (options.op == plugin::ReduceOp::kAvg && size_ > 1) {
         if (buffer.dtype == DType::kFloat32)
-          for (std::size_t i = 0; i < buffer.count; ++i) static_cast<float*>(buffer.data)[i] /= size_;
+          for (std::size_t i = 0; i < buffer.count; ++i)
+            static_cast<float*>(buffer.data)[i] /= size_;
         else
-          for (std::size_t i = 0; i < buffer.count; ++i) static_cast<double*>(buffer.data)[i] /= size_;
+          for (std::size_t i = 0; i < buffer.count; ++i)
+            static_cast<double*>(buffer.data)[i] /= size_;
       }
       return Status::ok();
     });
@@ -61,13 +68,13 @@ class RingCommunicator final : public plugin::Communicator {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_) == MPI_SUCCESS
-               ? Status::ok()
-               : Status::internal("MPI_Bcast failed");
+    return plugin::mpi_status(
+        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
+        "MPI_Bcast");
   }
 
   Status barrier() noexcept override {
-    return MPI_Barrier(comm_) == MPI_SUCCESS ? Status::ok() : Status::internal("MPI_Barrier failed");
+    return plugin::mpi_status(MPI_Barrier(comm_), "MPI_Barrier");
   }
 
   std::string describe() const override {
@@ -78,8 +85,8 @@ class RingCommunicator final : public plugin::Communicator {
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
     // Chunks are sent with int counts; the total may exceed INT32_MAX.
-    return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu, {DType::kFloat32, DType::kFloat64},
-                                SIZE_MAX);
+    return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu,
+                                {DType::kFloat32, DType::kFloat64}, SIZE_MAX);
   }
 
   RingOptions options_;

@@ -25,8 +25,8 @@ class Autoencoder final : public plugin::ModuleModel {
     plugin::Params params(json, {"input_dim", "hidden", "activation"});
     const long long input_dim = params.integer("input_dim", 20, 1, 1 << 20);
     const auto hidden = params.integer_list("hidden", {10, 3}, 1, 1 << 20);
-    activation_ = params.choice("activation", "relu", {"relu", "tanh", "sigmoid", "gelu",
-                                                       "leaky_relu"});
+    activation_ =
+        params.choice("activation", "relu", {"relu", "tanh", "sigmoid", "gelu", "leaky_relu"});
 
     // Widths through the network: input, encoder..., decoder mirror..., input.
     std::vector<long long> widths{input_dim};
@@ -49,9 +49,6 @@ class Autoencoder final : public plugin::ModuleModel {
       return Status::ok();
     });
   }
-
-
-
 
  private:
   torch::nn::AnyModule make_activation() const {

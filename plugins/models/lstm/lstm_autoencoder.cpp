@@ -22,7 +22,8 @@ class LstmAutoencoder final : public plugin::ModuleModel {
   static plugin::ModelCapabilities capabilities() { return {plugin::InputKind::kSequence, true}; }
 
   explicit LstmAutoencoder(const nlohmann::json& json) {
-    plugin::Params params(json, {"input_dim", "window", "hidden_size", "layers", "latent_size", "dropout"});
+    plugin::Params params(
+        json, {"input_dim", "window", "hidden_size", "layers", "latent_size", "dropout"});
     const auto features = params.integer("input_dim", 1, 1, 1 << 20);
     window_ = params.integer("window", 32, 1, 1 << 20);
     const auto hidden = params.integer("hidden_size", 32, 1, 1 << 16);
@@ -31,34 +32,36 @@ class LstmAutoencoder final : public plugin::ModuleModel {
     const double dropout = params.number("dropout", 0.0, 0.0, 0.99);
     // torch applies LSTM dropout between layers only.
     const double between_layers = layers > 1 ? dropout : 0.0;
-    encoder_ = module_->register_module(
-        "encoder", torch::nn::LSTM(torch::nn::LSTMOptions(features, hidden).num_layers(layers).batch_first(true).dropout(
-                       between_layers)));
+    encoder_ =
+        module_->register_module("encoder", torch::nn::LSTM(torch::nn::LSTMOptions(features, hidden)
+                                                                .num_layers(layers)
+                                                                .batch_first(true)
+                                                                .dropout(between_layers)));
     to_latent_ = module_->register_module("to_latent", torch::nn::Linear(hidden, latent));
     from_latent_ = module_->register_module("from_latent", torch::nn::Linear(latent, hidden));
-    decoder_ = module_->register_module(
-        "decoder", torch::nn::LSTM(torch::nn::LSTMOptions(hidden, hidden).num_layers(layers).batch_first(true).dropout(
-                       between_layers)));
+    decoder_ =
+        module_->register_module("decoder", torch::nn::LSTM(torch::nn::LSTMOptions(hidden, hidden)
+                                                                .num_layers(layers)
+                                                                .batch_first(true)
+                                                                .dropout(between_layers)));
     output_ = module_->register_module("output", torch::nn::Linear(hidden, features));
   }
 
   Status forward(const at::Tensor& input, at::Tensor* reconstruction) noexcept override {
     return plugin::guarded([&] {
       if (input.dim() != 3 || input.size(1) != window_)
-        return Status::invalid_argument("lstm expects [batch, " + std::to_string(window_) + ", features], got " +
-                                        std::to_string(input.dim()) + "-d input");
-      auto encoded = std::get<0>(encoder_->forward(input));            // [B, W, H]
-      auto last = encoded.select(1, input.size(1) - 1);               // [B, H]
-      auto latent = to_latent_->forward(last);                        // [B, Z]
+        return Status::invalid_argument("lstm expects [batch, " + std::to_string(window_) +
+                                        ", features], got " + std::to_string(input.dim()) +
+                                        "-d input");
+      auto encoded = std::get<0>(encoder_->forward(input));  // [B, W, H]
+      auto last = encoded.select(1, input.size(1) - 1);      // [B, H]
+      auto latent = to_latent_->forward(last);               // [B, Z]
       auto repeated = from_latent_->forward(latent).unsqueeze(1).expand({-1, input.size(1), -1});
       auto decoded = std::get<0>(decoder_->forward(repeated.contiguous()));  // [B, W, H]
-      *reconstruction = output_->forward(decoded);                    // [B, W, F]
+      *reconstruction = output_->forward(decoded);                           // [B, W, F]
       return Status::ok();
     });
   }
-
-
-
 
  private:
   int64_t window_;

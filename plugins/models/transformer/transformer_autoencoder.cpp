@@ -38,31 +38,37 @@ class TransformerAutoencoder final : public plugin::ModuleModel {
     const auto latent = params.integer("latent_size", 8, 1, 1 << 16);
     positional_kind_ = params.choice("positional", "sinusoidal", {"sinusoidal", "learned"});
     if (d_model % heads != 0)
-      throw std::invalid_argument("/heads: expected a divisor of d_model (" + std::to_string(d_model) + "), got " +
-                                  std::to_string(heads));
+      throw std::invalid_argument("/heads: expected a divisor of d_model (" +
+                                  std::to_string(d_model) + "), got " + std::to_string(heads));
 
     auto layer_options = torch::nn::TransformerEncoderLayerOptions(d_model, heads)
                              .dim_feedforward(feedforward)
                              .dropout(dropout);
     embed_ = module_->register_module("embed", torch::nn::Linear(features, d_model));
     encoder_ = module_->register_module(
-        "encoder", torch::nn::TransformerEncoder(torch::nn::TransformerEncoderOptions(layer_options, layers)));
+        "encoder",
+        torch::nn::TransformerEncoder(torch::nn::TransformerEncoderOptions(layer_options, layers)));
     to_latent_ = module_->register_module("to_latent", torch::nn::Linear(d_model, latent));
     from_latent_ = module_->register_module("from_latent", torch::nn::Linear(latent, d_model));
     decoder_ = module_->register_module(
-        "decoder", torch::nn::TransformerEncoder(torch::nn::TransformerEncoderOptions(layer_options, layers)));
+        "decoder",
+        torch::nn::TransformerEncoder(torch::nn::TransformerEncoderOptions(layer_options, layers)));
     output_ = module_->register_module("output", torch::nn::Linear(d_model, features));
     if (positional_kind_ == "learned") {
-      positional_ = module_->register_parameter("positional", torch::randn({window_, d_model}) * 0.02);
+      positional_ =
+          module_->register_parameter("positional", torch::randn({window_, d_model}) * 0.02);
     } else {
       // Vaswani et al.: sin on even dimensions, cos on odd ones; a buffer, not trained.
       auto position = torch::arange(window_, torch::kFloat32).unsqueeze(1);
-      auto rate = torch::exp(torch::arange(0, static_cast<double>(d_model), 2, torch::kFloat32) * (-std::log(10000.0) / d_model));
+      auto rate = torch::exp(torch::arange(0, static_cast<double>(d_model), 2, torch::kFloat32) *
+                             (-std::log(10000.0) / d_model));
       auto table = torch::zeros({window_, d_model});
-      table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
-                       torch::sin(position * rate));
-      table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
-                       torch::cos(position * rate).narrow(1, 0, d_model / 2));
+      table.index_put_(
+          {torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+          torch::sin(position * rate));
+      table.index_put_(
+          {torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
+          torch::cos(position * rate).narrow(1, 0, d_model / 2));
       positional_ = module_->register_buffer("positional", table);
     }
   }
@@ -71,20 +77,19 @@ class TransformerAutoencoder final : public plugin::ModuleModel {
     return plugin::guarded([&] {
       if (input.dim() != 3 || input.size(1) != window_)
         return Status::invalid_argument("transformer expects [batch, " + std::to_string(window_) +
-                                        ", features], got " + std::to_string(input.dim()) + "-d input");
+                                        ", features], got " + std::to_string(input.dim()) +
+                                        "-d input");
       // LibTorch 1.13's Transformer modules take [time, batch, d_model].
       auto x = (embed_->forward(input) + positional_).transpose(0, 1);
-      auto encoded = encoder_->forward(x);                                  // [W, B, D]
-      auto latent = to_latent_->forward(encoded.mean(0));                   // [B, Z]
-      auto expanded = from_latent_->forward(latent).unsqueeze(0) + positional_.unsqueeze(1);  // [W, B, D]
+      auto encoded = encoder_->forward(x);                 // [W, B, D]
+      auto latent = to_latent_->forward(encoded.mean(0));  // [B, Z]
+      auto expanded =
+          from_latent_->forward(latent).unsqueeze(0) + positional_.unsqueeze(1);  // [W, B, D]
       auto decoded = decoder_->forward(expanded);
-      *reconstruction = output_->forward(decoded.transpose(0, 1));          // [B, W, F]
+      *reconstruction = output_->forward(decoded.transpose(0, 1));  // [B, W, F]
       return Status::ok();
     });
   }
-
-
-
 
  private:
   // Buffers and parameters moved with the module must be fetched again.

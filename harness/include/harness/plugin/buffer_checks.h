@@ -19,20 +19,22 @@ inline Status check_buffer(const BufferView& buffer, const char* backend, Device
     return Status::unsupported(std::string(backend) + " backend needs " + device_kind_name(device) +
                                " buffers, got " + device_kind_name(buffer.device));
   if (std::find(dtypes.begin(), dtypes.end(), buffer.dtype) == dtypes.end())
-    return Status::unsupported(std::string(backend) + " backend does not support " + dtype_name(buffer.dtype));
+    return Status::unsupported(std::string(backend) + " backend does not support " +
+                               dtype_name(buffer.dtype));
   if (buffer.count > 0 && buffer.data == nullptr)
     return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
                                     " elements has a null data pointer");
   if (buffer.count > max_count)
-    return Status::invalid_argument("buffer of " + std::to_string(buffer.count) + " elements exceeds " +
-                                    backend + "'s limit of " + std::to_string(max_count));
+    return Status::invalid_argument("buffer of " + std::to_string(buffer.count) +
+                                    " elements exceeds " + backend + "'s limit of " +
+                                    std::to_string(max_count));
   return Status::ok();
 }
 
 inline Status check_root(int root, int group_size) {
   if (root < 0 || root >= group_size)
-    return Status::invalid_argument("broadcast root " + std::to_string(root) + " is outside the group of " +
-                                    std::to_string(group_size));
+    return Status::invalid_argument("broadcast root " + std::to_string(root) +
+                                    " is outside the group of " + std::to_string(group_size));
   return Status::ok();
 }
 

@@ -7,21 +7,10 @@
 
 #include <vector>
 
+#include "harness/plugin/model_capabilities.h"
 #include "harness/plugin/status.h"
 
 namespace harness::plugin {
-
-enum class InputKind { kTabular, kSequence };
-
-inline const char* input_kind_name(InputKind kind) noexcept {
-  return kind == InputKind::kTabular ? "tabular" : "sequence";
-}
-
-struct ModelCapabilities {
-  // tabular: batches are [batch, features]; sequence: [batch, window, features].
-  InputKind input_kind = InputKind::kTabular;
-  bool cuda = true;
-};
 
 class Model {
  public:

@@ -15,15 +15,13 @@ namespace harness::plugin {
 class Params {
  public:
   // known: every key the plugin understands; any other key is an error.
-  Params(const nlohmann::json& params, std::initializer_list<const char*> known)
-      : params_(params) {
+  Params(const nlohmann::json& params, std::initializer_list<const char*> known) : params_(params) {
     std::set<std::string> known_keys(known.begin(), known.end());
     for (const auto& item : params_.items()) {
       if (!known_keys.count(item.key())) {
         std::string list;
         for (const auto& k : known_keys) list += (list.empty() ? "" : ", ") + k;
-        throw std::invalid_argument("/" + item.key() + ": unknown parameter (known: " + list +
-                                    ")");
+        throw std::invalid_argument("/" + item.key() + ": unknown parameter (known: " + list + ")");
       }
     }
   }

@@ -51,39 +51,41 @@ void capabilities_guarded(Capabilities* out) noexcept {
 
 }  // namespace harness::plugin::detail
 
-#define HARNESS_PLUGIN_INFO_(Class, Kind)                                                  \
-  extern "C" HARNESS_PLUGIN_EXPORT const ::harness::plugin::PluginInfo*                   \
-  harness_plugin_info_v1() noexcept {                                                      \
-    static const ::harness::plugin::PluginInfo info{                                       \
-        ::harness::plugin::kApiVersion, ::harness::plugin::kBuildId, Class::kName, Kind,   \
-        Class::kVersion, Class::kDescription};                                             \
-    return &info;                                                                          \
+#define HARNESS_PLUGIN_INFO_(Class, Kind)                                           \
+  extern "C" HARNESS_PLUGIN_EXPORT const ::harness::plugin::PluginInfo*             \
+  harness_plugin_info_v1() noexcept {                                               \
+    static const ::harness::plugin::PluginInfo info{::harness::plugin::kApiVersion, \
+                                                    ::harness::plugin::kBuildId,    \
+                                                    Class::kName,                   \
+                                                    Kind,                           \
+                                                    Class::kVersion,                \
+                                                    Class::kDescription};           \
+    return &info;                                                                   \
   }
 
-#define HARNESS_REGISTER_MODEL(Class)                                                       \
-  HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kModel)                        \
-  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Model* harness_create_model_v1(       \
-      const char* params_json, ::harness::plugin::Status* status) noexcept {                \
-    return ::harness::plugin::detail::create_guarded<Class, ::harness::plugin::Model>(      \
-        params_json, status);                                                               \
-  }                                                                                         \
-  extern "C" HARNESS_PLUGIN_EXPORT void harness_model_capabilities_v1(                      \
-      ::harness::plugin::ModelCapabilities* out) noexcept {                                 \
-    ::harness::plugin::detail::capabilities_guarded<::harness::plugin::ModelCapabilities,   \
-                                                    Class>(out);                            \
+#define HARNESS_REGISTER_MODEL(Class)                                                              \
+  HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kModel)                               \
+  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Model* harness_create_model_v1(              \
+      const char* params_json, ::harness::plugin::Status* status) noexcept {                       \
+    return ::harness::plugin::detail::create_guarded<Class, ::harness::plugin::Model>(params_json, \
+                                                                                      status);     \
+  }                                                                                                \
+  extern "C" HARNESS_PLUGIN_EXPORT void harness_model_capabilities_v1(                             \
+      ::harness::plugin::ModelCapabilities* out) noexcept {                                        \
+    ::harness::plugin::detail::capabilities_guarded<::harness::plugin::ModelCapabilities, Class>(  \
+        out);                                                                                      \
   }
 
-#define HARNESS_REGISTER_COMMUNICATOR(Class)                                                \
-  HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kCommunicator)                 \
-  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Communicator*                         \
-  harness_create_communicator_v1(const char* params_json,                                   \
-                                 ::harness::plugin::Status* status) noexcept {              \
-    return ::harness::plugin::detail::create_guarded<Class,                                 \
-                                                     ::harness::plugin::Communicator>(      \
-        params_json, status);                                                               \
-  }                                                                                         \
-  extern "C" HARNESS_PLUGIN_EXPORT void harness_communicator_capabilities_v1(               \
-      ::harness::plugin::CommunicatorCapabilities* out) noexcept {                          \
-    ::harness::plugin::detail::capabilities_guarded<                                        \
-        ::harness::plugin::CommunicatorCapabilities, Class>(out);                           \
+#define HARNESS_REGISTER_COMMUNICATOR(Class)                                                     \
+  HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kCommunicator)                      \
+  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Communicator*                              \
+  harness_create_communicator_v1(const char* params_json,                                        \
+                                 ::harness::plugin::Status* status) noexcept {                   \
+    return ::harness::plugin::detail::create_guarded<Class, ::harness::plugin::Communicator>(    \
+        params_json, status);                                                                    \
+  }                                                                                              \
+  extern "C" HARNESS_PLUGIN_EXPORT void harness_communicator_capabilities_v1(                    \
+      ::harness::plugin::CommunicatorCapabilities* out) noexcept {                               \
+    ::harness::plugin::detail::capabilities_guarded<::harness::plugin::CommunicatorCapabilities, \
+                                                    Class>(out);                                 \
   }

@@ -1,0 +1,43 @@
+#include "collective/collective_trial.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+#include "collective/point_measurement.h"
+#include "record/trial_record.h"
+#include "trial/backend_join.h"
+
+namespace harness {
+
+Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial,
+                          const TrialContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  Json record = new_trial_record(trial, context.size);
+  const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
+                                             settings.dtype, torch::cuda::is_available());
+  if (backend.problem.any())
+    return finish_record(record, backend.problem.status, backend.problem.reason, started);
+  record["backend"] = describe_backend(backend);
+  try {
+    const PointBenchmark benchmark{
+        collective_op("allreduce"), settings,        element_type(settings.dtype),
+        *backend.communicator,      backend.on_cuda, context};
+    Json points = Json::array();
+    long long wrong = 0;
+    for (const std::uint64_t bytes : settings.message_bytes) {
+      const CollectivePoint point = measure_point(benchmark, bytes);
+      wrong += point.wrong.value_or(0);
+      points.push_back(to_json(point));
+    }
+    record["points"] = points;
+    if (wrong)
+      return finish_record(record, TrialStatus::kFailed, std::to_string(wrong) + " wrong elements",
+                           started);
+    return finish_record(record, TrialStatus::kOk, "", started);
+  } catch (const std::exception& e) {
+    return finish_record(record, TrialStatus::kFailed, e.what(), started);
+  }
+}
+
+}  // namespace harness

@@ -1,0 +1,30 @@
+// One message size of a collective benchmark, nccl-tests style: warm-up and timed in-place
+// iterations on deterministic per-rank data, each started together after a barrier; the
+// slowest rank's time per iteration; bandwidths; and a count of wrong elements.
+#pragma once
+
+#include <cstdint>
+
+#include "collective/collective_ops.h"
+#include "collective/element_types.h"
+#include "record/collective_point.h"
+#include "spec/collective_settings.h"
+#include "trial/trial_context.h"
+
+namespace harness {
+
+// What stays the same across the sizes of one trial.
+struct PointBenchmark {
+  const CollectiveOp& op;
+  const CollectiveSettings& settings;
+  ElementType type;
+  plugin::Communicator& communicator;
+  bool on_cuda;
+  const TrialContext& context;
+};
+
+// Collective over the trial's group; rank 0's point is complete. Throws when a plugin or MPI
+// call fails.
+CollectivePoint measure_point(const PointBenchmark& benchmark, std::uint64_t requested_bytes);
+
+}  // namespace harness

@@ -1,0 +1,12 @@
+// The process exit statuses harness promises (README "Exit status"); scripts test them.
+#pragma once
+
+namespace harness {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFatal = 1,       // a rank hit an unrecoverable error; the job was aborted
+  kExitInputError = 2,  // bad experiment file, flag or data file; nothing ran
+};
+
+}  // namespace harness

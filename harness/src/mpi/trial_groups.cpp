@@ -1,0 +1,43 @@
+#include "mpi/trial_groups.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "mpi/mpi_check.h"
+
+namespace harness {
+
+MPI_Comm split_first_ranks(MPI_Comm world, int group_size) {
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm group = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(world, rank < group_size ? 0 : MPI_UNDEFINED, rank, &group),
+            "MPI_Comm_split");
+  if (group != MPI_COMM_NULL) MPI_Comm_set_errhandler(group, MPI_ERRORS_RETURN);
+  return group;
+}
+
+void sleeping_barrier(MPI_Comm comm) {
+  using std::chrono::microseconds;
+  MPI_Request request;
+  check_mpi(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
+  int done = 0;
+  for (auto pause = microseconds(50);; pause = std::min(pause * 2, microseconds(2000))) {
+    check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+int local_rank(MPI_Comm comm) {
+  MPI_Comm node;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
+}  // namespace harness

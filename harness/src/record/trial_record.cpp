@@ -1,0 +1,29 @@
+#include "record/trial_record.h"
+
+namespace harness {
+
+Json new_trial_record(const Trial& trial, int world_size) {
+  return Json{{"schema_version", kRecordSchemaVersion},
+              {"kind", trial.kind},
+              {"part", trial.part},
+              {"key", trial.key},
+              {"index", trial.index},
+              {"repetition", trial.repetition},
+              {"seed", trial.seed},
+              {"world_size", world_size},
+              {"status", "running"},
+              {"reason", ""},
+              {"axes", trial.axes},
+              {"settings", trial.settings}};
+}
+
+Json finish_record(Json record, TrialStatus status, const std::string& reason,
+                   std::chrono::steady_clock::time_point started) {
+  record["status"] = trial_status_name(status);
+  record["reason"] = reason;
+  record["wall_time_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return record;
+}
+
+}  // namespace harness

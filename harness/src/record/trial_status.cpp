@@ -1,0 +1,29 @@
+#include "record/trial_status.h"
+
+namespace harness {
+namespace {
+
+constexpr TrialStatus kAllStatuses[] = {TrialStatus::kOk, TrialStatus::kFailed,
+                                        TrialStatus::kSkipped, TrialStatus::kDiverged,
+                                        TrialStatus::kInconsistent};
+
+}  // namespace
+
+const char* trial_status_name(TrialStatus status) {
+  switch (status) {
+    case TrialStatus::kOk: return "ok";
+    case TrialStatus::kFailed: return "failed";
+    case TrialStatus::kSkipped: return "skipped";
+    case TrialStatus::kDiverged: return "diverged";
+    case TrialStatus::kInconsistent: return "inconsistent";
+  }
+  return "unknown";
+}
+
+std::optional<TrialStatus> parse_trial_status(const std::string& name) {
+  for (TrialStatus status : kAllStatuses)
+    if (name == trial_status_name(status)) return status;
+  return std::nullopt;
+}
+
+}  // namespace harness

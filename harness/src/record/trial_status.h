@@ -1,0 +1,22 @@
+// How a trial ended. The record's "status" string comes from trial_status_name() alone.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace harness {
+
+enum class TrialStatus {
+  kOk,            // ran to the end; its numbers stand
+  kFailed,        // an error stopped it (or a collective returned wrong elements)
+  kSkipped,       // the backend cannot run it here (no GPU, dtype, group shape)
+  kDiverged,      // the global loss became NaN or infinite
+  kInconsistent,  // finished, but the replicas' parameters differ between ranks
+};
+
+const char* trial_status_name(TrialStatus status);
+
+// The status named `name` in a record, or nothing for an unknown name.
+std::optional<TrialStatus> parse_trial_status(const std::string& name);
+
+}  // namespace harness

@@ -1,0 +1,41 @@
+// Rank 0's progress lines: one when a trial starts, one when it ends (k/n, swept settings,
+// outcome, headline numbers, ETA). Console output only; files are the ResultsStore's job.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "common/json.h"
+#include "spec/trial.h"
+
+namespace harness {
+
+enum class Verbosity { kQuiet, kNormal, kVerbose };
+
+class ConsoleReporter {
+ public:
+  ConsoleReporter(Verbosity verbosity, std::size_t total_trials, std::FILE* out = stdout);
+
+  void message(const std::string& text) const;  // shown unless quiet
+  void detail(const std::string& text) const;   // shown when verbose
+  void trial_started(const Trial& trial, std::size_t position);
+  void trial_finished(const Json& record, std::size_t position);
+  void skipped_as_done(std::size_t count) const;
+
+ private:
+  std::string label(std::size_t position) const;
+  Verbosity verbosity_;
+  std::size_t total_;
+  std::FILE* out_;
+  std::size_t finished_ = 0;
+  double seconds_spent_ = 0;
+};
+
+// nccl-tests-style table of a collective record's points.
+std::string collective_table(const Json& record);
+
+// "world_size=2 batch_size=32" from a trial's swept values.
+std::string describe_axes(const Json& axes);
+
+}  // namespace harness

@@ -1,0 +1,96 @@
+#include "results/results_store.h"
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "common/input_error.h"
+#include "results/file_writing.h"
+
+namespace harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string utc_stamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
+  return text;
+}
+
+}  // namespace
+
+ResultsStore ResultsStore::create(const std::string& base, const std::string& name) {
+  const fs::path parent = fs::path(base) / name;
+  std::error_code error;
+  fs::create_directories(parent, error);
+  if (error)
+    throw InputError(parent.string() + ": cannot create the results folder: " + error.message());
+  const std::string stamp = utc_stamp();
+  for (int attempt = 0;; ++attempt) {
+    const fs::path candidate =
+        parent / (attempt == 0 ? stamp : stamp + "-" + std::to_string(attempt));
+    if (fs::create_directory(candidate, error)) {
+      ResultsStore store;
+      store.directory_ = candidate.string();
+      return store;
+    }
+    if (error) throw InputError(candidate.string() + ": cannot create: " + error.message());
+  }
+}
+
+ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::string>* warnings) {
+  if (!fs::is_directory(directory))
+    throw InputError(directory + ": --resume expects an existing results folder");
+  ResultsStore store;
+  store.directory_ = directory;
+  std::ifstream file(fs::path(directory) / "trials.jsonl");
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(file, line)) {
+    ++number;
+    if (line.empty()) continue;
+    Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (record.is_discarded() || !record.is_object() || !record.contains("key")) {
+      warnings->push_back(directory + "/trials.jsonl:" + std::to_string(number) +
+                          ": unreadable record dropped (interrupted write?); its trial runs again");
+      continue;
+    }
+    store.records_.push_back(std::move(record));
+  }
+  // Rewrite without the dropped lines so the file stays valid JSON Lines.
+  std::string text;
+  for (const auto& record : store.records_) text += record.dump() + "\n";
+  write_file_atomically((fs::path(directory) / "trials.jsonl").string(), text);
+  return store;
+}
+
+std::set<std::string> ResultsStore::completed_keys() const {
+  std::set<std::string> keys;
+  for (const auto& record : records_) keys.insert(record["key"].get<std::string>());
+  return keys;
+}
+
+void ResultsStore::append(const Json& record) {
+  append_durably((fs::path(directory_) / "trials.jsonl").string(), record.dump() + "\n");
+  records_.push_back(record);
+}
+
+void ResultsStore::write_meta(const Json& meta) const {
+  write_file_atomically((fs::path(directory_) / "meta.json").string(), meta.dump(2) + "\n");
+}
+
+Json ResultsStore::read_meta() const { return read_meta(directory_); }
+
+Json ResultsStore::read_meta(const std::string& directory) {
+  std::ifstream file(fs::path(directory) / "meta.json");
+  if (!file) return Json::object();
+  Json meta = Json::parse(file, nullptr, /*allow_exceptions=*/false);
+  return meta.is_discarded() ? Json::object() : meta;
+}
+
+}  // namespace harness

@@ -1,0 +1,38 @@
+// The results folder: results/<name>/<UTC time>/ with trials.jsonl (one record per finished
+// trial, fsynced as it is written; the source of truth that --resume reads) and meta.json.
+// Other files are sinks' (summary.csv, points.csv). Only rank 0 touches it.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+
+namespace harness {
+
+class ResultsStore {
+ public:
+  // A new folder under base/name/; adds a suffix if two runs start in the same second.
+  static ResultsStore create(const std::string& base, const std::string& name);
+  // An existing folder, for --resume: reads the records already there. A truncated last line
+  // (a crash mid-write) is dropped with a warning.
+  static ResultsStore open(const std::string& directory, std::vector<std::string>* warnings);
+
+  const std::string& directory() const { return directory_; }
+  std::set<std::string> completed_keys() const;
+  const std::vector<Json>& records() const { return records_; }
+
+  void append(const Json& record);
+  void write_meta(const Json& meta) const;
+  // meta.json, or an empty object when it is missing or unreadable.
+  Json read_meta() const;
+  // meta.json of any results folder.
+  static Json read_meta(const std::string& directory);
+
+ private:
+  std::string directory_;
+  std::vector<Json> records_;
+};
+
+}  // namespace harness

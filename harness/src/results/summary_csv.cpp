@@ -1,0 +1,49 @@
+#include "results/summary_csv.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "results/file_writing.h"
+
+namespace harness {
+
+void flatten_scalars(const Json& value, const std::string& prefix,
+                     std::vector<std::pair<std::string, Json>>* out) {
+  if (value.is_object()) {
+    for (const auto& item : value.items())
+      flatten_scalars(item.value(), prefix.empty() ? item.key() : prefix + "." + item.key(), out);
+  } else if (!value.is_array()) {
+    out->emplace_back(prefix, value);
+  }
+}
+
+void SummaryCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
+  // Columns: the union of every record's scalar fields, in first-seen order.
+  std::vector<std::string> columns;
+  std::set<std::string> seen;
+  std::vector<std::map<std::string, Json>> rows;
+  for (const auto& record : all) {
+    std::vector<std::pair<std::string, Json>> cells;
+    flatten_scalars(record, "", &cells);
+    std::map<std::string, Json> row;
+    for (auto& [column, value] : cells) {
+      if (seen.insert(column).second) columns.push_back(column);
+      row[column] = value;
+    }
+    rows.push_back(std::move(row));
+  }
+  std::ostringstream csv;
+  for (std::size_t c = 0; c < columns.size(); ++c) csv << (c ? "," : "") << columns[c];
+  csv << "\n";
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const auto it = row.find(columns[c]);
+      csv << (c ? "," : "") << (it == row.end() ? "" : csv_cell(it->second));
+    }
+    csv << "\n";
+  }
+  write_file_atomically(directory_ + "/summary.csv", csv.str());
+}
+
+}  // namespace harness

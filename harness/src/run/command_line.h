@@ -1,0 +1,23 @@
+// What the user asked for on the command line (parsed in main.cpp with CLI11).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct CommandLine {
+  std::string experiment_path;
+  std::vector<std::string> plugin_dirs;
+  std::vector<std::string> overrides;  // --set path=value
+  std::string resume;
+  std::string results_dir = "results";
+  bool dry_run = false;
+  bool quiet = false;
+  bool verbose = false;
+  bool list_plugins = false;
+  bool fields = false;
+  std::vector<std::string> argv;  // as typed, for meta.json
+};
+
+}  // namespace harness

@@ -1,0 +1,69 @@
+#include "run/console_listing.h"
+
+#include <algorithm>
+
+#include "loader/plugin_capabilities.h"
+#include "results/console_reporter.h"
+#include "run/trial_kinds.h"
+#include "spec/experiment.h"
+
+namespace harness {
+namespace {
+
+std::string model_capability_text(const PluginHandle& p) {
+  const auto c = model_capabilities(p);
+  return std::string("input=") + plugin::input_kind_name(c.input_kind) +
+         (c.cuda ? " cpu,cuda" : " cpu");
+}
+
+std::string communicator_capability_text(const PluginHandle& p) {
+  const auto c = communicator_capabilities(p);
+  std::string text = std::string(c.host_buffers ? "host" : "") +
+                     (c.cuda_buffers ? (c.host_buffers ? "+cuda" : "cuda") : "") + " dtypes=";
+  for (std::size_t i = 0; i < c.dtypes.size(); ++i)
+    text += std::string(i ? "," : "") + plugin::dtype_name(c.dtypes[i]);
+  if (!c.unavailable_reason.empty()) text += " UNAVAILABLE: " + c.unavailable_reason;
+  return text;
+}
+
+}  // namespace
+
+void print_plugins(const PluginRegistry& registry, std::FILE* out) {
+  std::fprintf(out, "%-12s %-13s %-8s %-40s %s\n", "NAME", "KIND", "VERSION", "CAPABILITIES",
+               "PATH");
+  for (const auto& p : registry.plugins()) {
+    const std::string capabilities = p.kind == plugin::PluginKind::kModel
+                                         ? model_capability_text(p)
+                                         : communicator_capability_text(p);
+    std::fprintf(out, "%-12s %-13s %-8s %-40s %s\n", p.name.c_str(),
+                 plugin::plugin_kind_name(p.kind), p.version.c_str(), capabilities.c_str(),
+                 p.path.c_str());
+  }
+  for (const auto& problem : registry.problems())
+    std::fprintf(out, "not loaded: %s\n", problem.c_str());
+}
+
+void print_field_reference(std::FILE* out) {
+  const auto& kinds = trial_kinds();
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    std::string title = kinds[k].name;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    std::fprintf(out, "%s## %s settings (kind \"%s\")\n\n%s", k ? "\n" : "", title.c_str(),
+                 kinds[k].name.c_str(), schema_reference_markdown(kinds[k].schema()).c_str());
+  }
+}
+
+void print_trial_table(const std::vector<Trial>& trials, std::FILE* out) {
+  std::fprintf(out, "%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED",
+               "SETTINGS");
+  int ranks = 1;
+  for (const auto& t : trials) {
+    std::fprintf(out, "%5zu  %-10s %-16s %4d %6llu  %s\n", t.index + 1, t.kind.c_str(),
+                 t.key.c_str(), t.repetition, static_cast<unsigned long long>(t.seed),
+                 describe_axes(t.axes).c_str());
+    ranks = std::max(ranks, t.world_size);
+  }
+  std::fprintf(out, "%zu trial(s); run with mpirun -np %d\n", trials.size(), ranks);
+}
+
+}  // namespace harness

@@ -1,0 +1,18 @@
+// What harness prints instead of running: the plugins found, the experiment field
+// reference, and a dry run's trial table (whose last line scripts parse).
+#pragma once
+
+#include <cstdio>
+#include <vector>
+
+#include "loader/plugin_registry.h"
+#include "spec/trial.h"
+
+namespace harness {
+
+void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
+void print_field_reference(std::FILE* out = stdout);
+// Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
+void print_trial_table(const std::vector<Trial>& trials, std::FILE* out = stdout);
+
+}  // namespace harness

@@ -1,0 +1,48 @@
+// harness: loads model and communicator plugins and runs a JSON-specified sweep of
+// distributed training trials or collective benchmarks under MPI. This file only parses the
+// command line; run/harness_app.cpp does the rest.
+#include <CLI/CLI.hpp>
+
+#include "common/build_info.h"
+#include "common/exit_codes.h"
+#include "harness/plugin/version.h"
+#include "run/command_line.h"
+#include "run/harness_app.h"
+
+int main(int argc, char** argv) {
+  harness::CommandLine cli;
+  CLI::App app{
+      "harness: distributed data-parallel training and allreduce benchmarks of anomaly-detection "
+      "models.\nRun under MPI: mpirun -np 4 harness experiments/ring_vs_gloo.json"};
+  app.set_version_flag("--version", std::string("harness ") + harness::harness_version() +
+                                        " (plugin API " +
+                                        std::to_string(harness::plugin::kApiVersion) + ")");
+  app.add_option("experiment", cli.experiment_path, "experiment file (JSON)");
+  app.add_option("--plugin-dir", cli.plugin_dirs,
+                 "look for plugins here first (repeatable); then $HARNESS_PLUGIN_PATH, then "
+                 "plugins/ beside the binary")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--set", cli.overrides,
+                 "override a field: path=value, e.g. settings.epochs=2 (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--resume", cli.resume,
+                 "continue a results folder, running only trials missing from its trials.jsonl");
+  app.add_option("--results-dir", cli.results_dir, "where results/<name>/<time>/ go")
+      ->capture_default_str();
+  app.add_flag("--dry-run", cli.dry_run, "validate, print the expanded trial table and exit");
+  auto* quiet = app.add_flag("-q,--quiet", cli.quiet, "print nothing but errors");
+  app.add_flag("-v,--verbose", cli.verbose, "print step-time breakdowns and plugin problems")
+      ->excludes(quiet);
+  app.add_flag("--list-plugins", cli.list_plugins, "list the plugins found and exit");
+  app.add_flag("--fields", cli.fields, "print the experiment field reference (Markdown) and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? harness::kExitOk : harness::kExitInputError;
+  }
+  cli.argv.assign(argv, argv + argc);
+  return harness::run_harness(cli, &argc, &argv);
+}

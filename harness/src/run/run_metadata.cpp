@@ -1,0 +1,151 @@
+#include "run/run_metadata.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "common/build_info.h"
+#include "mpi/mpi_check.h"
+#include "mpi/mpi_runtime.h"
+#include "train/libtorch_version.h"
+
+namespace harness {
+namespace {
+
+std::string command_output(const std::string& command) {
+  std::string out;
+  if (std::FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    pclose(pipe);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+// The CPUs this process may run on, e.g. "0-1" or "0" when bound to one core.
+std::string cpu_binding() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return "unknown";
+  std::string text;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &set)) continue;
+    int last = cpu;
+    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+    text += (text.empty() ? "" : ",") + std::to_string(cpu) +
+            (last > cpu ? "-" + std::to_string(last) : "");
+    cpu = last;
+  }
+  return text;
+}
+
+std::string hostname() {
+  char name[256] = {0};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value ? value : fallback;
+}
+
+// Each rank's host and CPU binding; complete on rank 0.
+Json gather_rank_placement(MPI_Comm world) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  // host|binding of every rank, fixed-width so one MPI_Gather carries them.
+  constexpr int kWidth = 256;
+  std::string mine = hostname() + "|" + cpu_binding();
+  mine.resize(kWidth, '\0');
+  std::vector<char> all(static_cast<std::size_t>(kWidth) * size);
+  check_mpi(MPI_Gather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, world),
+            "MPI_Gather");
+  if (rank != 0) return Json::array();
+
+  Json ranks = Json::array();
+  for (int r = 0; r < size; ++r) {
+    const std::string entry(all.data() + static_cast<std::size_t>(r) * kWidth);
+    const auto bar = entry.find('|');
+    ranks.push_back({{"rank", r}, {"host", entry.substr(0, bar)}, {"cpus", entry.substr(bar + 1)}});
+  }
+  return ranks;
+}
+
+Json plugin_list(const PluginRegistry& plugins) {
+  Json list = Json::array();
+  for (const auto& p : plugins.plugins())
+    list.push_back({{"name", p.name},
+                    {"kind", plugin::plugin_kind_name(p.kind)},
+                    {"version", p.version},
+                    {"path", p.path}});
+  return list;
+}
+
+}  // namespace
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+Json collect_run_metadata(const Experiment& experiment, const std::vector<std::string>& command,
+                          const PluginRegistry& plugins, MPI_Comm world) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const Json ranks = gather_rank_placement(world);
+  if (rank != 0) return Json::object();
+  std::string command_line;
+  for (const auto& arg : command) command_line += (command_line.empty() ? "" : " ") + arg;
+  const std::string git = std::string("git -C '") + source_directory() + "'";
+
+  return Json{
+      {"schema_version", 1},
+      {"experiment", experiment.document},
+      {"experiment_file", experiment.source},
+      {"command", command_line},
+      {"started_at", utc_now()},
+      {"git_sha", command_output(git + " rev-parse HEAD 2>/dev/null")},
+      {"git_dirty",
+       !command_output(git + " status --porcelain --untracked-files=no 2>/dev/null").empty()},
+      {"host", hostname()},
+      {"cpu", {{"model", cpu_model()}, {"count", std::thread::hardware_concurrency()}}},
+      {"mpi", {{"library", mpi_library_version()}, {"world_size", size}}},
+      {"binding",
+       {{"policy", env_or("OMPI_MCA_hwloc_base_binding_policy",
+                          "default (OpenMPI: core for np<=2, "
+                          "socket otherwise)")},
+        {"ranks", ranks}}},
+      {"versions",
+       {{"harness", harness_version()},
+        {"plugin_api", plugin::kApiVersion},
+        {"build_id", plugin::kBuildId},
+        {"libtorch", libtorch_version()},
+        {"gloo", gloo_version_built()},
+        {"nccl", nccl_version_built()}}},
+      {"plugins", plugin_list(plugins)},
+      {"seeds", {{"base", experiment.seed}, {"repetitions", experiment.repetitions}}},
+  };
+}
+
+}  // namespace harness

@@ -1,0 +1,43 @@
+#include "spec/collective_settings.h"
+
+#include <stdexcept>
+
+namespace harness {
+namespace {
+
+// Explicit "sizes", or min_bytes, min_bytes * step_factor, ... up to max_bytes.
+std::vector<std::uint64_t> message_bytes(const Json& s) {
+  std::vector<std::uint64_t> sizes;
+  if (!s.at("sizes").empty()) return s.at("sizes").get<std::vector<std::uint64_t>>();
+  const auto max = s.at("max_bytes").get<std::uint64_t>();
+  const auto factor = s.at("step_factor").get<std::uint64_t>();
+  for (auto size = s.at("min_bytes").get<std::uint64_t>(); size <= max; size *= factor)
+    sizes.push_back(size);
+  return sizes;
+}
+
+}  // namespace
+
+plugin::DType parse_dtype(const std::string& name) {
+  if (name == "fp32") return plugin::DType::kFloat32;
+  if (name == "fp64") return plugin::DType::kFloat64;
+  if (name == "fp16") return plugin::DType::kFloat16;
+  if (name == "bf16") return plugin::DType::kBFloat16;
+  throw std::invalid_argument("unknown dtype \"" + name + "\"");
+}
+
+CollectiveSettings parse_collective_settings(const Json& s) {
+  CollectiveSettings c;
+  c.world_size = s.at("world_size").get<int>();
+  c.backend = s.at("backend").get<std::string>();
+  c.backend_params = s.at("backend_params");
+  c.message_bytes = message_bytes(s);
+  c.dtype = parse_dtype(s.at("dtype").get<std::string>());
+  c.reduce = s.at("op") == "avg" ? plugin::ReduceOp::kAvg : plugin::ReduceOp::kSum;
+  c.warmup_iters = s.at("warmup_iters").get<int>();
+  c.iters = s.at("iters").get<int>();
+  c.check = s.at("check").get<bool>();
+  return c;
+}
+
+}  // namespace harness

@@ -1,0 +1,31 @@
+// The settings of a collective-benchmark trial, typed. Fields, defaults and ranges are in
+// spec/collective_schema.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+#include "harness/plugin/types.h"
+
+namespace harness {
+
+struct CollectiveSettings {
+  int world_size = 1;
+  std::string backend = "mpi";
+  Json backend_params = Json::object();
+  std::vector<std::uint64_t> message_bytes;  // requested sizes, smallest first
+  plugin::DType dtype = plugin::DType::kFloat32;
+  plugin::ReduceOp reduce = plugin::ReduceOp::kSum;
+  int warmup_iters = 5;
+  int iters = 20;
+  bool check = true;  // verify results against deterministic per-rank data (#wrong)
+};
+
+plugin::DType parse_dtype(const std::string& name);  // throws std::invalid_argument
+
+// From validated, defaults-filled settings of kind "collective".
+CollectiveSettings parse_collective_settings(const Json& settings);
+
+}  // namespace harness

@@ -1,0 +1,241 @@
+#include "spec/experiment.h"
+
+#include <regex>
+
+#include "common/input_error.h"
+#include "spec/did_you_mean.h"
+#include "spec/json_path.h"
+
+namespace harness {
+namespace {
+
+std::vector<std::string> kind_names(const KindSchemas& kinds) {
+  std::vector<std::string> names;
+  for (const auto& kind : kinds) names.push_back(kind.name);
+  return names;
+}
+
+std::string kind_help(const KindSchemas& kinds) {
+  std::string help;
+  for (const auto& kind : kinds)
+    help += (help.empty() ? "" : "; ") + kind.name + ": " + kind.summary;
+  return help;
+}
+
+}  // namespace
+
+Schema top_level_schema(const KindSchemas& kinds) {
+  using T = FieldType;
+  const double inf = std::numeric_limits<double>::infinity();
+  return {
+      {"name",
+       T::kString,
+       nullptr,
+       -inf,
+       inf,
+       false,
+       {},
+       "names the results folder results/<name>/ (letters, digits, . _ -)"},
+      {"description", T::kString, "", -inf, inf, false, {}, "free text, copied to meta.json"},
+      {"kind", T::kString, kinds.front().name, -inf, inf, false, kind_names(kinds),
+       kind_help(kinds)},
+      {"seed",
+       T::kInteger,
+       0,
+       0,
+       9.2e18,
+       false,
+       {},
+       "base seed; repetition r of a trial uses seed + r"},
+      {"repetitions",
+       T::kInteger,
+       1,
+       1,
+       100000,
+       false,
+       {},
+       "how many times each sweep point runs, with different seeds"},
+      {"settings",
+       T::kFreeObject,
+       Json::object(),
+       -inf,
+       inf,
+       false,
+       {},
+       "the settings every trial starts from (fields per kind below)"},
+      {"sweep",
+       T::kFreeObject,
+       Json::object(),
+       -inf,
+       inf,
+       false,
+       {},
+       "settings path -> list of values; trials are the cartesian product"},
+      {"parts",
+       T::kObjectList,
+       Json::array(),
+       -inf,
+       inf,
+       false,
+       {},
+       "instead of kind/settings/sweep: a list of {name, kind, settings, sweep} run in order"},
+  };
+}
+
+namespace {
+
+Schema part_schema(const KindSchemas& kinds) {
+  using T = FieldType;
+  const double inf = std::numeric_limits<double>::infinity();
+  return {
+      {"name", T::kString, nullptr, -inf, inf, false, {}, "names the part in records"},
+      {"kind", T::kString, nullptr, -inf, inf, false, kind_names(kinds), "the part's kind"},
+      {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
+      {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
+  };
+}
+
+const Schema* schema_of(const KindSchemas& kinds, const std::string& name) {
+  for (const auto& kind : kinds)
+    if (kind.name == name) return kind.settings;
+  return nullptr;  // unreachable: the kind field's choices are the kinds' names
+}
+
+void validate_sweep_values(const Schema& schema, const std::vector<std::string>& paths,
+                           const Json& values, const std::string& pointer, ErrorList& errors) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Json& value = values[i];
+    const std::string item = pointer + "/" + std::to_string(i);
+    if (paths.size() == 1) {
+      validate_value_at(schema, paths[0], value, item, errors);
+    } else if (!value.is_array() || value.size() != paths.size()) {
+      errors.add(item + ": a zipped axis of " + std::to_string(paths.size()) +
+                 " paths needs an array of " + std::to_string(paths.size()) + " values, got " +
+                 value.dump());
+    } else {
+      for (std::size_t p = 0; p < paths.size(); ++p)
+        validate_value_at(schema, paths[p], value[p], item + "/" + std::to_string(p), errors);
+    }
+  }
+}
+
+void validate_sweep(const Schema& schema, const Json& sweep, const std::string& prefix,
+                    ErrorList& errors) {
+  std::vector<std::string> known;
+  for (const auto& spec : schema) known.push_back(spec.path);
+  for (const auto& axis : sweep.items()) {
+    const std::string pointer = prefix + "/sweep/" + axis.key();
+    const auto paths = axis_paths(axis.key());
+    bool paths_ok = true;
+    for (const auto& path : paths)
+      if (!schema_has_path(schema, path)) {
+        errors.add(pointer + ": unknown settings path \"" + path + "\"" +
+                   did_you_mean(path, known));
+        paths_ok = false;
+      }
+    if (!paths_ok) continue;
+    if (!axis.value().is_array() || axis.value().empty()) {
+      errors.add(pointer + ": expected a non-empty array of values, got " + axis.value().dump());
+      continue;
+    }
+    validate_sweep_values(schema, paths, axis.value(), pointer, errors);
+  }
+}
+
+void validate_part(const ExperimentPart& part, ErrorList& errors) {
+  validate_object(*part.schema, "", part.settings, part.pointer + "/settings",
+                  /*check_required=*/false, errors);
+  validate_sweep(*part.schema, part.sweep, part.pointer, errors);
+}
+
+void apply_override(Json& document, const std::string& assignment, ErrorList& errors) {
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    errors.add("--set " + assignment + ": expected path=value, e.g. settings.batch_size=64");
+    return;
+  }
+  const std::string path = assignment.substr(0, equals);
+  if (!set_path(document, path, parse_loose_value(assignment.substr(equals + 1))))
+    errors.add("--set " + assignment + ": \"" + path +
+               "\" runs through a value that is not an object");
+}
+
+Json parse_json(const std::string& text, const std::string& source) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    const TextPosition at = position_of(text, e.byte == 0 ? 0 : e.byte - 1);
+    std::string what = e.what();
+    // nlohmann's text repeats the byte offset; keep only the part after "parse error ... : "
+    const auto colon = what.find(": ", what.find("parse error"));
+    throw InputError(
+        source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+        ": malformed JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  }
+}
+
+// The parts of a file: the top-level kind/settings/sweep, or each entry of "parts".
+void read_parts(const Json& top, const Json& document, const KindSchemas& kinds,
+                Experiment* experiment, ErrorList& errors) {
+  if (top["parts"].empty()) {
+    const std::string kind = top["kind"];
+    experiment->parts.push_back(
+        {"", kind, schema_of(kinds, kind), "", top["settings"], top["sweep"]});
+    return;
+  }
+  for (const char* single : {"kind", "settings", "sweep"})
+    if (document.contains(single))
+      errors.add(std::string("/") + single +
+                 ": not allowed beside \"parts\" (give it inside each part)");
+  const Schema schema = part_schema(kinds);
+  for (std::size_t i = 0; i < top["parts"].size(); ++i) {
+    const std::string pointer = "/parts/" + std::to_string(i);
+    ErrorList part_errors;
+    validate_object(schema, "", top["parts"][i], pointer, /*check_required=*/true, part_errors);
+    for (const auto& m : part_errors.messages()) errors.add(m);
+    if (!part_errors.empty()) continue;
+    const Json part = with_defaults(schema, top["parts"][i]);
+    const std::string kind = part["kind"];
+    experiment->parts.push_back(
+        {part["name"], kind, schema_of(kinds, kind), pointer, part["settings"], part["sweep"]});
+  }
+}
+
+void check_name(const std::string& name, ErrorList& errors) {
+  if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
+    errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
+               name + "\"");
+}
+
+}  // namespace
+
+Experiment parse_experiment(const std::string& text, const std::string& source,
+                            const std::vector<std::string>& overrides, const KindSchemas& kinds) {
+  Experiment experiment;
+  experiment.source = source;
+  experiment.document = parse_json(text, source);
+  ErrorList errors;
+  if (!experiment.document.is_object()) {
+    errors.add("/: expected a JSON object, got " + experiment.document.dump());
+    errors.throw_if_any(source);
+  }
+  for (const auto& assignment : overrides) apply_override(experiment.document, assignment, errors);
+  errors.throw_if_any(source);
+
+  const Schema top_schema = top_level_schema(kinds);
+  validate_object(top_schema, "", experiment.document, "", /*check_required=*/true, errors);
+  errors.throw_if_any(source);
+
+  const Json top = with_defaults(top_schema, experiment.document);
+  experiment.name = top["name"].get<std::string>();
+  experiment.description = top["description"].get<std::string>();
+  experiment.seed = top["seed"].get<std::uint64_t>();
+  experiment.repetitions = top["repetitions"].get<int>();
+  read_parts(top, experiment.document, kinds, &experiment, errors);
+  check_name(experiment.name, errors);
+  for (const auto& part : experiment.parts) validate_part(part, errors);
+  errors.throw_if_any(source);
+  return experiment;
+}
+
+}  // namespace harness

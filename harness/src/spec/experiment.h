@@ -1,0 +1,44 @@
+// An experiment file: parsing, strict validation of its structure, and --set overrides.
+// Checks that need plugins or data (names, model parameters, files) belong to each trial kind.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+#include "spec/kind_schema.h"
+#include "spec/schema.h"
+
+namespace harness {
+
+// One sweep of one kind. A file holds either one (top-level kind/settings/sweep) or several
+// under "parts", which run in order into the same results folder.
+struct ExperimentPart {
+  std::string name;                // "" for a single-part file
+  std::string kind;                // one of the kinds the parser was given
+  const Schema* schema = nullptr;  // the kind's settings schema
+  std::string pointer;  // "" or "/parts/<i>": where its settings and sweep sit in the file
+  Json settings;        // the user's settings, without defaults
+  Json sweep;           // dotted settings path -> non-empty array of values, in file order
+};
+
+struct Experiment {
+  std::string source;  // the file it came from, for messages
+  Json document;       // the file as written, with --set overrides applied
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 0;
+  int repetitions = 1;
+  std::vector<ExperimentPart> parts;
+};
+
+// The fields of an experiment file's top level (for the field reference).
+Schema top_level_schema(const KindSchemas& kinds);
+
+// Parses and validates against `kinds` (the first is the default kind); throws InputError
+// naming the file, JSON pointer and expectation.
+Experiment parse_experiment(const std::string& text, const std::string& source,
+                            const std::vector<std::string>& overrides, const KindSchemas& kinds);
+
+}  // namespace harness

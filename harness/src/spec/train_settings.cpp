@@ -1,0 +1,49 @@
+#include "spec/train_settings.h"
+
+#include <stdexcept>
+
+namespace harness {
+
+LrRule parse_lr_rule(const std::string& name) {
+  if (name == "none") return LrRule::kNone;
+  if (name == "linear") return LrRule::kLinear;
+  if (name == "sqrt") return LrRule::kSqrt;
+  throw std::invalid_argument("unknown lr_rule \"" + name + "\" (expected none, linear or sqrt)");
+}
+
+namespace {
+
+OptimizerSettings parse_optimizer(const Json& optimizer) {
+  OptimizerSettings o;
+  o.kind = optimizer.at("name") == "sgd" ? OptimizerKind::kSgd : OptimizerKind::kAdam;
+  o.lr = optimizer.at("lr").get<double>();
+  o.momentum = optimizer.at("momentum").get<double>();
+  o.weight_decay = optimizer.at("weight_decay").get<double>();
+  return o;
+}
+
+}  // namespace
+
+TrainSettings parse_train_settings(const Json& s) {
+  TrainSettings t;
+  t.world_size = s.at("world_size").get<int>();
+  t.backend = s.at("backend").get<std::string>();
+  t.backend_params = s.at("backend_params");
+  t.model = s.at("model").get<std::string>();
+  t.model_params = s.at("model_params");
+  t.dataset = parse_dataset_settings(s.at("dataset"));
+  t.train_on_normal_only = s.at("train_on") == "normal";
+  t.optimizer = parse_optimizer(s.at("optimizer"));
+  t.lr_rule = parse_lr_rule(s.at("lr_rule").get<std::string>());
+  t.lr_warmup_epochs = s.at("lr_warmup_epochs").get<double>();
+  t.batch_size = s.at("batch_size").get<std::size_t>();
+  t.epochs = s.at("epochs").get<std::uint64_t>();
+  t.max_steps = s.at("max_steps").get<std::uint64_t>();
+  t.warmup_steps = s.at("warmup_steps").get<std::uint64_t>();
+  if (!s.at("target_loss").is_null()) t.target_loss = s.at("target_loss").get<double>();
+  t.threshold_percentile = s.at("threshold_percentile").get<double>();
+  t.threads = s.at("threads").get<int>();
+  return t;
+}
+
+}  // namespace harness

@@ -1,0 +1,49 @@
+// The settings of a train trial, typed (c10d's options-struct style): trial code reads these
+// fields, never JSON keys. Fields, defaults and ranges are in spec/train_schema.cpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/json.h"
+#include "spec/dataset_settings.h"
+
+namespace harness {
+
+enum class OptimizerKind { kAdam, kSgd };
+enum class LrRule { kNone, kLinear, kSqrt };  // lr, lr*N, lr*sqrt(N) in the world size N
+
+struct OptimizerSettings {
+  OptimizerKind kind = OptimizerKind::kAdam;
+  double lr = 0.001;  // one worker's, before the lr rule
+  double momentum = 0.9;
+  double weight_decay = 0;
+};
+
+struct TrainSettings {
+  int world_size = 1;
+  std::string backend = "mpi";
+  Json backend_params = Json::object();  // the plugin's own, validated by the plugin
+  std::string model = "autoencoder";
+  Json model_params = Json::object();  // the plugin's own, validated by the plugin
+  DatasetSettings dataset;
+  bool train_on_normal_only = true;  // train_on "normal" (semi-supervised) or "all"
+  OptimizerSettings optimizer;
+  LrRule lr_rule = LrRule::kNone;
+  double lr_warmup_epochs = 0;
+  std::size_t batch_size = 32;
+  std::uint64_t epochs = 5;
+  std::uint64_t max_steps = 0;     // 0: no limit
+  std::uint64_t warmup_steps = 5;  // left out of timing
+  std::optional<double> target_loss;
+  double threshold_percentile = 95;
+  int threads = 1;
+};
+
+LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument
+
+// From validated, defaults-filled settings of kind "train".
+TrainSettings parse_train_settings(const Json& settings);
+
+}  // namespace harness

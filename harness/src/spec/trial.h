@@ -1,0 +1,25 @@
+// A trial: one point of a sweep, one repetition, with fully resolved settings and a key that
+// identifies it across runs (for --resume).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/json.h"
+
+namespace harness {
+
+struct Trial {
+  std::size_t index = 0;  // 0-based position in the whole experiment
+  std::string kind;       // the part's kind
+  std::string part;       // the part's name ("" for a single-part file)
+  std::size_t part_index = 0;
+  Json settings;  // every field, defaults filled (validated against the kind's schema)
+  Json axes;      // the swept values of this trial, for display
+  int world_size = 1;
+  int repetition = 0;
+  std::uint64_t seed = 0;
+  std::string key;  // hex hash of kind, settings, repetition and seed
+};
+
+}  // namespace harness

@@ -1,0 +1,90 @@
+#include "spec/trial_expansion.h"
+
+#include <utility>
+
+#include "common/hashing.h"
+#include "spec/json_path.h"
+#include "spec/schema.h"
+
+namespace harness {
+namespace {
+
+using Axes = std::vector<std::pair<std::string, Json>>;  // axis key -> its values
+
+// An object value merges into the object it replaces, so {"dim": 30} keeps the other fields.
+void apply_setting(Json& settings, const std::string& path, const Json& value) {
+  Json* existing = const_cast<Json*>(find_path(settings, path));
+  if (existing && existing->is_object() && value.is_object())
+    deep_merge(*existing, value);
+  else
+    set_path(settings, path, value);
+}
+
+// Sweep point `point` (an odometer over the axes, the last varying fastest) applied to
+// `settings`; returns the swept values for display.
+Json apply_point(const Axes& axes, std::size_t point, Json* settings) {
+  std::vector<std::size_t> digits(axes.size());
+  for (std::size_t a = axes.size(); a-- > 0;) {
+    digits[a] = point % axes[a].second.size();
+    point /= axes[a].second.size();
+  }
+  Json shown = Json::object();
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    const Json& value = axes[a].second[digits[a]];
+    const auto paths = axis_paths(axes[a].first);
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      const Json& part_value = paths.size() == 1 ? value : value[p];
+      apply_setting(*settings, paths[p], part_value);
+      shown[paths[p]] = part_value;
+    }
+  }
+  return shown;
+}
+
+// Keys hash sorted-key JSON so that field order in the file does not matter.
+std::string trial_key(const Trial& trial) {
+  const nlohmann::json canonical = {{"kind", trial.kind},
+                                    {"settings", nlohmann::json::parse(trial.settings.dump())},
+                                    {"repetition", trial.repetition},
+                                    {"seed", trial.seed}};
+  return stable_hash(canonical.dump());
+}
+
+void expand_part(const Experiment& experiment, std::size_t part_index, std::vector<Trial>* trials) {
+  const ExperimentPart& part = experiment.parts[part_index];
+  const Json base = with_defaults(*part.schema, part.settings);
+  Axes axes;
+  std::size_t points = 1;
+  for (const auto& axis : part.sweep.items()) {
+    axes.emplace_back(axis.key(), axis.value());
+    points *= axis.value().size();
+  }
+  for (std::size_t point = 0; point < points; ++point) {
+    Json settings = base;
+    const Json shown = apply_point(axes, point, &settings);
+    for (int repetition = 0; repetition < experiment.repetitions; ++repetition) {
+      Trial trial;
+      trial.index = trials->size();
+      trial.kind = part.kind;
+      trial.part = part.name;
+      trial.part_index = part_index;
+      trial.settings = settings;
+      trial.axes = shown;
+      trial.world_size = settings["world_size"].get<int>();
+      trial.repetition = repetition;
+      trial.seed = experiment.seed + static_cast<std::uint64_t>(repetition);
+      trial.key = trial_key(trial);
+      trials->push_back(std::move(trial));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Trial> expand_trials(const Experiment& experiment) {
+  std::vector<Trial> trials;
+  for (std::size_t p = 0; p < experiment.parts.size(); ++p) expand_part(experiment, p, &trials);
+  return trials;
+}
+
+}  // namespace harness

@@ -1,0 +1,106 @@
+#include "train/evaluation.h"
+
+#include <torch/torch.h>
+
+#include <optional>
+#include <stdexcept>
+
+#include "data/windowing.h"
+#include "metrics/detection_metrics.h"
+#include "metrics/statistics.h"
+#include "train/data_tensor.h"
+
+namespace harness {
+namespace {
+
+constexpr int64_t kScoringBatch = 4096;
+
+void check(const plugin::Status& status, const char* what) {
+  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
+}
+
+// Per-sample mean squared reconstruction error, in batches, without gradients.
+std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data,
+                                   const c10::Device& device) {
+  torch::NoGradGuard no_grad;
+  check(model.set_training(false), "model eval mode");
+  auto all = as_tensor(data, device);
+  std::vector<double> scores;
+  scores.reserve(data.rows());
+  for (int64_t start = 0; start < all.size(0); start += kScoringBatch) {
+    auto x = all.narrow(0, start, std::min(kScoringBatch, all.size(0) - start));
+    at::Tensor reconstruction;
+    check(model.forward(x, &reconstruction), "model forward");
+    auto errors = (reconstruction - x)
+                      .pow(2)
+                      .flatten(1)
+                      .mean(1)
+                      .to(torch::kCPU, torch::kFloat64)
+                      .contiguous();
+    scores.insert(scores.end(), errors.data_ptr<double>(),
+                  errors.data_ptr<double>() + errors.numel());
+  }
+  check(model.set_training(true), "model train mode");
+  return scores;
+}
+
+// The baseline a model must beat: the mean squared z-score of the sample (the data are
+// standardised with training statistics), no learning at all.
+std::vector<double> zscore_scores(const TabularData& data) {
+  std::vector<double> scores(data.rows(), 0.0);
+  for (std::size_t r = 0; r < data.rows(); ++r) {
+    for (std::size_t c = 0; c < data.cols; ++c) {
+      const double v = data.values[r * data.cols + c];
+      scores[r] += v * v;
+    }
+    scores[r] /= static_cast<double>(data.cols);
+  }
+  return scores;
+}
+
+Json json_or_null(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
+
+Json detection_metrics(const std::vector<double>& test_scores, const std::vector<int>& labels,
+                       const std::vector<double>& train_scores, double threshold_percentile,
+                       const std::vector<double>& baseline_scores) {
+  const auto best = best_f1(test_scores, labels);
+  const double threshold = percentile(train_scores, threshold_percentile);
+  const F1Result at = f1_at(test_scores, labels, threshold);
+  return {{"auroc", json_or_null(auroc(test_scores, labels))},
+          {"auprc", json_or_null(auprc(test_scores, labels))},
+          {"best_f1", best ? Json(best->f1) : Json()},
+          {"best_f1_threshold", best ? Json(best->threshold) : Json()},
+          {"threshold_percentile", threshold_percentile},
+          {"threshold", threshold},
+          {"f1_at_threshold", at.f1},
+          {"precision_at_threshold", at.precision},
+          {"recall_at_threshold", at.recall},
+          {"zscore_auroc", json_or_null(auroc(baseline_scores, labels))}};
+}
+
+Json validation_loss(const std::vector<double>& test_scores, const std::vector<int>& labels) {
+  std::vector<double> normal;
+  for (std::size_t i = 0; i < test_scores.size(); ++i)
+    if (!labels[i]) normal.push_back(test_scores[i]);
+  return normal.empty() ? Json() : Json(mean(normal));
+}
+
+}  // namespace
+
+void evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+                        double threshold_percentile, Json* record) {
+  const auto test_scores = anomaly_scores(model, data.test, device);
+  const auto train_scores = anomaly_scores(model, data.train, device);
+  const auto baseline = zscore_scores(data.test);
+  (*record)["loss"]["validation"] = validation_loss(test_scores, data.test.labels);
+  (*record)["detection"] = detection_metrics(test_scores, data.test.labels, train_scores,
+                                             threshold_percentile, baseline);
+  if (!data.sequence) return;
+  std::vector<int> point_labels;
+  const auto points = point_scores(data.test_layout, test_scores, &point_labels);
+  const auto baseline_points = point_scores(data.test_layout, baseline, &point_labels);
+  (*record)["detection_points"] =
+      detection_metrics(points, point_labels, train_scores, threshold_percentile, baseline_points);
+}
+
+}  // namespace harness

@@ -1,0 +1,18 @@
+// The evaluation phase of a train trial: rank 0's model scores the test samples by
+// reconstruction error, and detection quality is set beside a no-learning baseline.
+#pragma once
+
+#include <c10/core/Device.h>
+
+#include "common/json.h"
+#include "data/data_split.h"
+#include "harness/plugin/model.h"
+
+namespace harness {
+
+// Adds "loss.validation" (mean score of the normal test samples), "detection" and, for
+// windowed data, "detection_points" (window scores spread back onto points) to record.
+void evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+                        double threshold_percentile, Json* record);
+
+}  // namespace harness

@@ -1,0 +1,75 @@
+#include "train/fusion_buffer.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+namespace harness {
+
+FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots)
+    : parameters_(std::move(parameters)) {
+  for (const auto& p : parameters_) {
+    if (p.scalar_type() != torch::kFloat32)
+      throw std::invalid_argument("fusion buffer: only fp32 parameters are supported");
+    gradient_elements_ += static_cast<std::size_t>(p.numel());
+  }
+  const auto device = parameters_.empty() ? torch::Device(torch::kCPU) : parameters_[0].device();
+  flat_ = torch::zeros({static_cast<int64_t>(gradient_elements_ + extra_slots)},
+                       torch::TensorOptions().dtype(torch::kFloat32).device(device));
+  int64_t offset = 0;
+  for (const auto& p : parameters_) {
+    slices_.push_back(flat_.narrow(0, offset, p.numel()).view(p.sizes()));
+    offset += p.numel();
+  }
+}
+
+void FusionBuffer::pack_gradients() {
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const auto& grad = parameters_[i].grad();
+    if (grad.defined())
+      slices_[i].copy_(grad);
+    else
+      slices_[i].zero_();
+  }
+}
+
+void FusionBuffer::unpack_gradients() {
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    auto& p = parameters_[i];
+    if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+    p.mutable_grad().copy_(slices_[i]);
+  }
+}
+
+void FusionBuffer::pack_values() {
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) slices_[i].copy_(parameters_[i]);
+}
+
+void FusionBuffer::unpack_values() {
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].copy_(slices_[i]);
+}
+
+void FusionBuffer::set_extra(std::size_t slot, const at::Tensor& scalar) {
+  flat_.narrow(0, static_cast<int64_t>(gradient_elements_ + slot), 1)
+      .copy_(scalar.detach().reshape({1}));
+}
+
+double FusionBuffer::extra(std::size_t slot) const {
+  return flat_[static_cast<int64_t>(gradient_elements_ + slot)].item<double>();
+}
+
+plugin::BufferView FusionBuffer::view() {
+  plugin::BufferView view;
+  view.data = flat_.data_ptr();
+  view.count = static_cast<std::size_t>(flat_.numel());
+  view.dtype = plugin::DType::kFloat32;
+  view.device = flat_.is_cuda() ? plugin::DeviceKind::kCuda : plugin::DeviceKind::kCpu;
+  view.device_index = flat_.is_cuda() ? flat_.get_device() : 0;
+  return view;
+}
+
+}  // namespace harness

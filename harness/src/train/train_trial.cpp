@@ -1,0 +1,124 @@
+#include "train/train_trial.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+#include "common/hashing.h"
+#include "record/trial_record.h"
+#include "train/evaluation.h"
+#include "train/fusion_buffer.h"
+#include "train/replica_check.h"
+#include "train/step_timing.h"
+#include "train/train_loop.h"
+#include "train/training_setup.h"
+#include "trial/backend_join.h"
+
+namespace harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void check(const plugin::Status& status, const char* what) {
+  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
+}
+
+// Collective: on any rank's problem every rank returns it.
+GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
+                             const TrialContext& context, const JoinedBackend& backend,
+                             TrainingSetup* setup) {
+  GroupProblem local;
+  try {
+    *setup = set_up_training(settings, trial.seed, context, backend);
+  } catch (const std::exception& e) {
+    local = {TrialStatus::kFailed, e.what()};
+  }
+  return agree_on_problem(context.comm, local);
+}
+
+// Horovod's broadcast_parameters: everyone starts from rank 0's initial weights.
+void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& communicator) {
+  fusion.pack_values();
+  check(communicator.broadcast(fusion.view(), 0), "broadcast");
+  check(communicator.synchronize(), "synchronize");
+  fusion.unpack_values();
+}
+
+void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
+                    const ReplicaCheck& replicas, const Json& timing, std::size_t bytes_per_step,
+                    Json* record) {
+  Json& r = *record;
+  r["lr"] = {{"base", settings.optimizer.lr},
+             {"peak", outcome.peak_lr},
+             {"warmup_steps", outcome.lr_warmup_steps}};
+  r["steps"] = outcome.steps;
+  r["timed_steps"] = outcome.timed_steps;
+  r["steps_per_epoch"] = outcome.steps_per_epoch;
+  r["epochs_completed"] = outcome.epoch_losses.size();
+  r["throughput"] = timing["throughput"];
+  r["step_time_ms"] = timing["step_time_ms"];
+  r["bytes_reduced_per_step"] = bytes_per_step;
+  r["train_time_s"] = outcome.train_seconds;
+  r["params_consistent"] = replicas.consistent;
+  r["param_hash"] = stable_hash(std::to_string(replicas.hash));
+  const auto& epochs = outcome.epoch_losses;
+  r["loss"] = {{"final", epochs.empty() ? Json() : Json(epochs.back())},
+               {"per_epoch", epochs},
+               {"per_step", outcome.step_losses}};
+  const bool reached = outcome.steps_to_target.has_value();
+  r["target"] = {{"loss", settings.target_loss ? Json(*settings.target_loss) : Json()},
+                 {"reached", reached},
+                 {"steps", reached ? Json(*outcome.steps_to_target) : Json()},
+                 {"time_s", reached ? Json(*outcome.seconds_to_target) : Json()}};
+}
+
+// Rank 0 only: the metrics stand (they are rank 0's model) even when the replicas drifted
+// apart, but the trial is then marked inconsistent.
+Json finish_on_leader(const TrainSettings& settings, TrainingSetup& setup, TrainOutcome outcome,
+                      const ReplicaCheck& replicas, Json record, Clock::time_point started) {
+  if (outcome.status == TrialStatus::kOk) {
+    evaluate_detection(*setup.model, *setup.data, setup.device, settings.threshold_percentile,
+                       &record);
+    if (!replicas.consistent) {
+      outcome.status = TrialStatus::kInconsistent;
+      outcome.reason = "parameters differ between ranks after training";
+    }
+  }
+  return finish_record(record, outcome.status, outcome.reason, started);
+}
+
+}  // namespace
+
+Json run_train_trial(const TrainSettings& settings, const Trial& trial,
+                     const TrialContext& context) {
+  const auto started = Clock::now();
+  Json record = new_trial_record(trial, context.size);
+  torch::set_num_threads(settings.threads);
+  // Training reduces fp32 gradients.
+  const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
+                                             plugin::DType::kFloat32, torch::cuda::is_available());
+  if (backend.problem.any())
+    return finish_record(record, backend.problem.status, backend.problem.reason, started);
+  record["backend"] = describe_backend(backend);
+  TrainingSetup setup;
+  const GroupProblem problem = set_up_on_group(settings, trial, context, backend, &setup);
+  if (problem.any()) return finish_record(record, problem.status, problem.reason, started);
+  record["model"] = describe_model(setup);
+  record["data"] = describe_data(*setup.data);
+  try {
+    FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/1);
+    broadcast_initial_parameters(fusion, *backend.communicator);
+    TrainOutcome outcome =
+        run_training(settings, trial.seed, context, setup, *backend.communicator, fusion);
+    const ReplicaCheck replicas = check_replicas(fusion, context.comm);
+    const Json timing = gather_step_timing(outcome, context.comm);
+    if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
+    write_training(settings, outcome, replicas, timing, fusion.view().bytes(), &record);
+    return finish_on_leader(settings, setup, std::move(outcome), replicas, std::move(record),
+                            started);
+  } catch (const std::exception& e) {
+    return finish_record(record, TrialStatus::kFailed, e.what(), started);
+  }
+}
+
+}  // namespace harness

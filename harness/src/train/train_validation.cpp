@@ -1,0 +1,66 @@
+#include "train/train_validation.h"
+
+#include "data/data_cache.h"
+#include "loader/plugin_capabilities.h"
+#include "train/model_factory.h"
+#include "train/model_params.h"
+#include "trial/plugin_validation.h"
+
+namespace harness {
+namespace {
+
+const DataSplit* load_or_report(const TrainSettings& settings, ValidationContext& context) {
+  try {
+    return &context.data.get(settings.dataset, settings.train_on_normal_only);
+  } catch (const SettingError& e) {
+    context.add(e);
+  } catch (const InputError& e) {
+    context.errors.add(e.what());  // a file problem, named by file:line
+  }
+  return nullptr;
+}
+
+bool input_kinds_match(const TrainSettings& settings, const PluginHandle& model,
+                       const DataSplit& split, ValidationContext& context) {
+  const auto takes = model_capabilities(model).input_kind;
+  const auto data_kind =
+      split.sequence ? plugin::InputKind::kSequence : plugin::InputKind::kTabular;
+  if (takes == data_kind) return true;
+  context.add(
+      "model",
+      "model \"" + model.name + "\" takes " + plugin::input_kind_name(takes) +
+          " input but data set kind \"" + dataset_kind_name(settings.dataset.kind) + "\" is " +
+          plugin::input_kind_name(data_kind) +
+          (split.sequence ? " (windows); use a sequence model such as lstm or transformer"
+                          : "; use a tabular model such as autoencoder, or a series data set"));
+  return false;
+}
+
+// The model accepts its parameters: it is built once per distinct configuration.
+void check_model(const TrainSettings& settings, const PluginHandle& model, const DataSplit& split,
+                 ValidationContext& context) {
+  if (!input_kinds_match(settings, model, split, context)) return;
+  try {
+    create_model(model, model_params_for(settings.model_params, split));
+  } catch (const SettingError& e) {
+    context.add(e);
+  } catch (const std::exception& e) {
+    context.add_inside("model_params", e.what());
+  }
+}
+
+}  // namespace
+
+void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
+  check_backend(context, settings.backend, settings.backend_params);
+  const PluginHandle* model =
+      find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
+  const DataSplit* split = load_or_report(settings, context);
+  const std::string configuration = context.part.pointer + " model " + settings.model +
+                                    settings.model_params.dump() + settings.dataset.identity +
+                                    (settings.train_on_normal_only ? "normal" : "all");
+  if (model && split && context.first_time(configuration))
+    check_model(settings, *model, *split, context);
+}
+
+}  // namespace harness

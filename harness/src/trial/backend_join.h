@@ -1,0 +1,35 @@
+// Joining a trial's group to its communicator backend, the same way for every kind:
+// a pre-flight every rank can judge alone (found, available, CUDA, element type), then the
+// plugin's collective init, each followed by an agreement so that all ranks leave together.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/json.h"
+#include "harness/plugin/communicator.h"
+#include "loader/plugin_registry.h"
+#include "trial/group_agreement.h"
+#include "trial/trial_context.h"
+
+namespace harness {
+
+struct JoinedBackend {
+  const PluginHandle* plugin = nullptr;
+  std::shared_ptr<plugin::Communicator> communicator;
+  bool on_cuda = false;  // the backend reduces device buffers
+  GroupProblem problem;  // any(): the trial cannot run (the same on every rank)
+};
+
+// Why a trial cannot run on `backend` (nullptr: not found on this rank): unavailable
+// backend, CUDA needed but absent, or an element type it does not support.
+GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available, plugin::DType dtype);
+
+// Collective over context.comm.
+JoinedBackend join_backend(const TrialContext& context, const std::string& backend,
+                           const Json& params, plugin::DType dtype, bool cuda_available);
+
+// The record's "backend" object: name, version and the plugin's own description.
+Json describe_backend(const JoinedBackend& backend);
+
+}  // namespace harness

@@ -1,0 +1,25 @@
+// Leaving a trial together: when one rank of a group cannot go on, every rank must learn it
+// before the next collective, or the others wait in that collective forever.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "record/trial_status.h"
+
+namespace harness {
+
+// A trial-level problem seen by one rank.
+struct GroupProblem {
+  TrialStatus status = TrialStatus::kOk;  // kOk: no problem
+  std::string reason;
+
+  bool any() const { return status != TrialStatus::kOk; }
+};
+
+// Collective over comm: every rank learns the problem of the lowest-numbered rank that had
+// one (its reason prefixed with that rank when the group has several ranks).
+GroupProblem agree_on_problem(MPI_Comm comm, const GroupProblem& local);
+
+}  // namespace harness

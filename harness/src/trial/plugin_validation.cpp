@@ -1,0 +1,40 @@
+#include "trial/plugin_validation.h"
+
+#include "loader/communicator_factory.h"
+#include "spec/did_you_mean.h"
+
+namespace harness {
+namespace {
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
+}  // namespace
+
+const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::PluginKind kind,
+                                          const std::string& field, const std::string& name) {
+  if (const PluginHandle* found = context.plugins.find(kind, name)) return found;
+  const auto available = context.plugins.names(kind);
+  const std::string list = available.empty() ? "none" : joined(available, ", ");
+  context.add(field, "unknown " + std::string(plugin::plugin_kind_name(kind)) + " plugin \"" +
+                         name + "\"" + did_you_mean(name, available) + " (available: " + list +
+                         "; searched " + joined(context.plugins.directories(), ":") + ")");
+  return nullptr;
+}
+
+void check_backend(ValidationContext& context, const std::string& backend, const Json& params) {
+  const PluginHandle* plugin =
+      find_plugin_or_report(context, plugin::PluginKind::kCommunicator, "backend", backend);
+  if (!plugin || !context.first_time(context.part.pointer + " backend " + backend + params.dump()))
+    return;
+  try {
+    create_communicator(*plugin, params);
+  } catch (const std::exception& e) {
+    context.add_inside("backend_params", e.what());
+  }
+}
+
+}  // namespace harness

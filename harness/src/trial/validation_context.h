@@ -1,0 +1,40 @@
+// What a trial kind's validation gets: the part the trial came from (to name settings by
+// their place in the file), the plugins and data, and the list of problems to add to.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "common/input_error.h"
+#include "spec/experiment.h"
+#include "spec/setting_pointer.h"
+
+namespace harness {
+
+class PluginRegistry;
+class DataCache;
+
+struct ValidationContext {
+  const ExperimentPart& part;
+  const PluginRegistry& plugins;
+  DataCache& data;
+  ErrorList& errors;
+  std::set<std::string>& seen;  // configurations already checked in this experiment
+
+  // A problem with the setting at dotted `field`, named by its pointer in the file.
+  void add(const std::string& field, const std::string& message) {
+    errors.add(setting_pointer(part, field) + ": " + message);
+  }
+  void add(const SettingError& error) { add(error.field(), error.what()); }
+  // A plugin's message about its parameters, which starts with a pointer inside the
+  // parameter object ("/hidden: expected ...").
+  void add_inside(const std::string& field, const std::string& plugin_message) {
+    errors.add(setting_pointer(part, field) + plugin_message);
+  }
+
+  // True the first time `configuration` is seen: sweeps repeat configurations (repetitions,
+  // other axes), and building each one once keeps validation fast.
+  bool first_time(const std::string& configuration) { return seen.insert(configuration).second; }
+};
+
+}  // namespace harness
