@@ -5,55 +5,28 @@ namespace harness {
 const Schema& collective_settings_schema() {
   using T = FieldType;
   const double inf = std::numeric_limits<double>::infinity();
+  // One field per entry, kept as a table.
+  // clang-format off
   static const Schema schema = {
       {"world_size", T::kInteger, 1, 1, 65536, false, {}, "ranks in the trial's group"},
       {"backend", T::kString, "mpi", -inf, inf, false, {}, "communicator plugin name"},
-      {"backend_params",
-       T::kFreeObject,
-       Json::object(),
-       -inf,
-       inf,
-       false,
-       {},
+      {"backend_params", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "parameters passed to the communicator plugin"},
       {"min_bytes", T::kInteger, 4, 1, 1e12, false, {}, "smallest message, in bytes"},
       {"max_bytes", T::kInteger, 64 << 20, 1, 1e12, false, {}, "largest message, in bytes"},
-      {"step_factor",
-       T::kInteger,
-       2,
-       2,
-       1024,
-       false,
-       {},
+      {"step_factor", T::kInteger, 2, 2, 1024, false, {},
        "each message size is the previous one times this"},
-      {"sizes",
-       T::kIntegerList,
-       Json::array(),
-       1,
-       1e12,
-       false,
-       {},
+      {"sizes", T::kIntegerList, Json::array(), 1, 1e12, false, {},
        "explicit message sizes in bytes; when non-empty, replaces min/max/step_factor"},
-      {"dtype",
-       T::kString,
-       "fp32",
-       -inf,
-       inf,
-       false,
-       {"fp32", "fp64", "fp16", "bf16"},
+      {"dtype", T::kString, "fp32", -inf, inf, false, {"fp32", "fp64", "fp16", "bf16"},
        "element type"},
       {"op", T::kString, "sum", -inf, inf, false, {"sum", "avg"}, "reduction"},
       {"warmup_iters", T::kInteger, 5, 0, 1e9, false, {}, "untimed iterations per size"},
       {"iters", T::kInteger, 20, 1, 1e9, false, {}, "timed iterations per size"},
-      {"check",
-       T::kBoolean,
-       true,
-       -inf,
-       inf,
-       false,
-       {},
+      {"check", T::kBoolean, true, -inf, inf, false, {},
        "verify results against deterministic per-rank data (#wrong)"},
   };
+  // clang-format on
   return schema;
 }
 

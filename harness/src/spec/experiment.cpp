@@ -27,59 +27,26 @@ std::string kind_help(const KindSchemas& kinds) {
 Schema top_level_schema(const KindSchemas& kinds) {
   using T = FieldType;
   const double inf = std::numeric_limits<double>::infinity();
+  // One field per entry, kept as a table.
+  // clang-format off
   return {
-      {"name",
-       T::kString,
-       nullptr,
-       -inf,
-       inf,
-       false,
-       {},
+      {"name", T::kString, nullptr, -inf, inf, false, {},
        "names the results folder results/<name>/ (letters, digits, . _ -)"},
       {"description", T::kString, "", -inf, inf, false, {}, "free text, copied to meta.json"},
       {"kind", T::kString, kinds.front().name, -inf, inf, false, kind_names(kinds),
        kind_help(kinds)},
-      {"seed",
-       T::kInteger,
-       0,
-       0,
-       9.2e18,
-       false,
-       {},
+      {"seed", T::kInteger, 0, 0, 9.2e18, false, {},
        "base seed; repetition r of a trial uses seed + r"},
-      {"repetitions",
-       T::kInteger,
-       1,
-       1,
-       100000,
-       false,
-       {},
+      {"repetitions", T::kInteger, 1, 1, 100000, false, {},
        "how many times each sweep point runs, with different seeds"},
-      {"settings",
-       T::kFreeObject,
-       Json::object(),
-       -inf,
-       inf,
-       false,
-       {},
+      {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "the settings every trial starts from (fields per kind below)"},
-      {"sweep",
-       T::kFreeObject,
-       Json::object(),
-       -inf,
-       inf,
-       false,
-       {},
+      {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "settings path -> list of values; trials are the cartesian product"},
-      {"parts",
-       T::kObjectList,
-       Json::array(),
-       -inf,
-       inf,
-       false,
-       {},
+      {"parts", T::kObjectList, Json::array(), -inf, inf, false, {},
        "instead of kind/settings/sweep: a list of {name, kind, settings, sweep} run in order"},
   };
+  // clang-format on
 }
 
 namespace {
@@ -87,12 +54,14 @@ namespace {
 Schema part_schema(const KindSchemas& kinds) {
   using T = FieldType;
   const double inf = std::numeric_limits<double>::infinity();
+  // clang-format off
   return {
       {"name", T::kString, nullptr, -inf, inf, false, {}, "names the part in records"},
       {"kind", T::kString, nullptr, -inf, inf, false, kind_names(kinds), "the part's kind"},
       {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
       {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {}, "as at top level"},
   };
+  // clang-format on
 }
 
 const Schema* schema_of(const KindSchemas& kinds, const std::string& name) {

@@ -2,8 +2,8 @@
 
 #include "data/data_cache.h"
 #include "loader/plugin_capabilities.h"
+#include "spec/model_params.h"
 #include "train/model_factory.h"
-#include "train/model_params.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -41,7 +41,7 @@ void check_model(const TrainSettings& settings, const PluginHandle& model, const
                  ValidationContext& context) {
   if (!input_kinds_match(settings, model, split, context)) return;
   try {
-    create_model(model, model_params_for(settings.model_params, split));
+    create_model(model, model_params_for(settings.model_params, split.features, split.window));
   } catch (const SettingError& e) {
     context.add(e);
   } catch (const std::exception& e) {

@@ -6,8 +6,8 @@
 
 #include "data/data_cache.h"
 #include "mpi/trial_groups.h"
+#include "spec/model_params.h"
 #include "train/model_factory.h"
-#include "train/model_params.h"
 
 namespace harness {
 
@@ -20,8 +20,9 @@ TrainingSetup set_up_training(const TrainSettings& settings, std::uint64_t seed,
         "model plugin not found on this rank (check --plugin-dir on every host)");
   setup.data = &context.data->get(settings.dataset, settings.train_on_normal_only);
   torch::manual_seed(seed);
-  setup.model =
-      create_model(*setup.model_plugin, model_params_for(settings.model_params, *setup.data));
+  setup.model = create_model(
+      *setup.model_plugin,
+      model_params_for(settings.model_params, setup.data->features, setup.data->window));
   if (backend.on_cuda) setup.device = c10::Device(c10::kCUDA, local_rank(context.comm));
   const plugin::Status moved = setup.model->to_device(setup.device);
   if (!moved.is_ok()) throw std::runtime_error("model to device: " + moved.message());

@@ -1,4 +1,4 @@
-#include "train/model_params.h"
+#include "spec/model_params.h"
 
 #include "common/input_error.h"
 
@@ -17,10 +17,10 @@ void set_host_owned(Json& params, const std::string& key, std::size_t value, con
 
 }  // namespace
 
-Json model_params_for(const Json& user_params, const DataSplit& data) {
+Json model_params_for(const Json& user_params, std::size_t features, std::size_t window) {
   Json params = user_params;
-  set_host_owned(params, "input_dim", data.features, "features");
-  if (data.sequence) set_host_owned(params, "window", data.window, "window length");
+  set_host_owned(params, "input_dim", features, "features");
+  if (window > 0) set_host_owned(params, "window", window, "window length");
   return params;
 }
 
