@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <string>
 
 namespace {
 
@@ -19,16 +20,19 @@ int world_rank() {
 // the other threads and rethrow; across processes the equivalent is MPI_Abort: the failing
 // rank names the failure, and every rank stops now with a non-zero exit.
 class AbortOnFatalFailure : public ::testing::EmptyTestEventListener {
+  // Remembered here: asking the UnitTest from OnTestPartResult would deadlock on its mutex.
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    test_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (!result.fatally_failed()) return;
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "rank %d: FATAL in %s.%s at %s:%d: %s\nrank %d: aborting every rank\n",
-                 world_rank(), test ? test->test_suite_name() : "?", test ? test->name() : "?",
-                 result.file_name() ? result.file_name() : "?", result.line_number(),
-                 result.message(), world_rank());
+    std::fprintf(stderr, "rank %d: FATAL in %s at %s:%d: %s\nrank %d: aborting every rank\n",
+                 world_rank(), test_.c_str(), result.file_name() ? result.file_name() : "?",
+                 result.line_number(), result.message(), world_rank());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  std::string test_ = "?";
 };
 
 // Rank 0 prints the run; other ranks name only what failed on them.
