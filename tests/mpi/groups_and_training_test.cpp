@@ -54,8 +54,11 @@ class DistributedTraining : public ::testing::Test {
  protected:
   // extra: settings that replace the defaults below (objects merge).
   Json run(int world, std::uint64_t seed, const std::string& extra = "{}") {
-    Json settings = {
-        {"world_size", world}, {"epochs", 2}, {"batch_size", 16}, {"dataset", {{"rows", 600}}}};
+    Json settings = {{"world_size", world},
+                     {"epochs", 2},
+                     {"batch_size", 16},
+                     {"dataset", {{"rows", 600}}},
+                     {"min_time_s", 0.05}};
     deep_merge(settings, Json::parse(extra));
     const Experiment e = parse_experiment(
         Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});

@@ -88,7 +88,7 @@ TEST(PointsCsv, OneRowPerPointWithTheFieldListsColumns) {
     expected_header += std::string(",") + field.key;
   EXPECT_EQ(header, expected_header);
   std::getline(csv, row);
-  EXPECT_EQ(row.rfind("3,k,ok,mpi,MPI_Allreduce,2,fp32,sum,1024,256,2.5,", 0), 0u) << row;
+  EXPECT_EQ(row.rfind("3,k,ok,mpi,MPI_Allreduce,2,fp32,sum,1024,256,,0,0,2.5,", 0), 0u) << row;
   EXPECT_EQ(row.back(), '0');  // wrong
   std::getline(csv, row);
   EXPECT_FALSE(row.empty());

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/input_error.h"
@@ -14,7 +15,7 @@ using testing::parse_experiment;
 
 TEST(Sweep, CartesianProductInFileOrderLastAxisFastest) {
   const Experiment e = parse_experiment(
-      R"({"name": "x", "repetitions": 2, "seed": 10,
+      R"({"name": "x", "repetitions": 2, "seed": 10, "order": "sequential",
           "sweep": {"world_size": [1, 2], "batch_size": [32, 64, 128]}})",
       "exp.json", {});
   const auto trials = expand_trials(e);
@@ -154,6 +155,64 @@ TEST(ZippedAxes, ValuesMustMatchThePaths) {
               std::string::npos)
         << message;
   }
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+using testing::parse_experiment;
+
+// (point, repetition) of each trial in run order; point 0 is batch_size 8, point 1 is 16.
+std::vector<std::pair<int, int>> run_order(const std::string& order) {
+  const auto trials =
+      expand_trials(parse_experiment(R"({"name": "x", "seed": 7, "repetitions": 3, "order": ")" +
+                                         order + R"(", "sweep": {"batch_size": [8, 16]}})",
+                                     "exp.json", {}));
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t i = 0; i < trials.size(); ++i) {
+    EXPECT_EQ(trials[i].index, i);
+    out.emplace_back(trials[i].settings["batch_size"] == 8 ? 0 : 1, trials[i].repetition);
+  }
+  return out;
+}
+
+TEST(TrialOrder, SequentialKeepsEachPointsRepetitionsTogether) {
+  EXPECT_EQ(run_order("sequential"),
+            (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+}
+
+TEST(TrialOrder, InterleavedRunsRepetitionRBeforeRPlusOne) {
+  EXPECT_EQ(run_order("interleaved"),
+            (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}}));
+}
+
+TEST(TrialOrder, RandomIsASeededPermutation) {
+  const auto a = run_order("random"), b = run_order("random");
+  EXPECT_EQ(a, b);  // the same seed, the same order
+  // Fisher-Yates over the sequential order with SplitMix64(seed 7 ^ 0x6f72646572), worked
+  // out independently (a few lines of Python) for this test.
+  EXPECT_EQ(a, (std::vector<std::pair<int, int>>{{1, 0}, {0, 0}, {1, 2}, {1, 1}, {0, 2}, {0, 1}}));
+  auto sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, run_order("sequential"));
+}
+
+TEST(TrialOrder, KeysAndPointsDoNotDependOnTheOrder) {
+  const auto keys = [](const std::string& order) {
+    std::set<std::string> out;
+    for (const auto& t :
+         expand_trials(parse_experiment(R"({"name": "x", "repetitions": 2, "order": ")" + order +
+                                            R"(", "sweep": {"batch_size": [8, 16]}})",
+                                        "exp.json", {})))
+      out.insert(t.key + "/" + t.point);
+    return out;
+  };
+  EXPECT_EQ(keys("sequential"), keys("interleaved"));
+  EXPECT_EQ(keys("sequential"), keys("random"));
+  EXPECT_EQ(keys("sequential").size(), 4u);
 }
 
 }  // namespace

@@ -25,12 +25,15 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
         *backend.communicator,      backend.on_cuda, context};
     Json points = Json::array();
     long long wrong = 0;
+    bool noisy = false;
     for (const std::uint64_t bytes : settings.message_bytes) {
       const CollectivePoint point = measure_point(benchmark, bytes);
       wrong += point.wrong.value_or(0);
+      noisy = noisy || point.noisy;
       points.push_back(to_json(point));
     }
     record["points"] = points;
+    record["noisy"] = noisy;
     if (wrong)
       return finish_record(record, TrialStatus::kFailed, std::to_string(wrong) + " wrong elements",
                            started);

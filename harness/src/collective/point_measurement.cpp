@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "metrics/statistics.h"
@@ -15,8 +16,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A loop sample lasts about this long, so that the clock's resolution and the barrier
+// before it are small beside it (IMB and OSU size their loops the same way).
+constexpr double kLoopSampleSeconds = 1e-3;
+constexpr int kMaxCallsPerSample = 1 << 20;
+
 void check(const plugin::Status& status, const char* what) {
   if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 at::TensorOptions tensor_options(const PointBenchmark& b) {
@@ -31,26 +41,84 @@ plugin::BufferView view_of(at::Tensor& buffer, const PointBenchmark& b) {
           b.on_cuda ? static_cast<int>(buffer.get_device()) : 0};
 }
 
-// This rank's seconds per timed iteration; `buffer` ends holding the last result.
-std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& pristine,
-                                    at::Tensor& buffer) {
+void call(const PointBenchmark& b, const plugin::BufferView& view) {
+  check(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
+}
+
+double agreed_max(double value, MPI_Comm comm) {
+  double most = value;
+  check_mpi(MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+  return most;
+}
+
+// Warm-up calls; returns the slowest rank's median seconds per call (every rank the same).
+double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
-  for (int iteration = 0; iteration < b.settings.warmup_iters + b.settings.iters; ++iteration) {
-    buffer.copy_(pristine);  // in place: start every iteration from the rank's data
-    check(b.communicator.synchronize(), "synchronize");
+  for (int i = 0; i < std::max(1, b.settings.warmup_iters); ++i) {
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
-    check(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
+    call(b, view);
     check(b.communicator.synchronize(), "synchronize");
-    const auto t1 = Clock::now();
-    if (iteration >= b.settings.warmup_iters)
-      seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
+    seconds.push_back(seconds_since(t0));
+  }
+  return agreed_max(percentile(seconds, 50), b.context.comm);
+}
+
+// How many samples of how many calls: at least iters samples and min_time_s seconds, at
+// most max_iters samples. Computed from the agreed estimate, so every rank makes the same
+// number of calls.
+struct SamplePlan {
+  int calls_per_sample = 1;
+  int samples = 1;
+};
+
+SamplePlan plan_samples(const PointBenchmark& b, double seconds_per_call) {
+  const double per_call = std::max(seconds_per_call, 1e-9);
+  SamplePlan plan;
+  if (b.settings.timing == CollectiveTiming::kLoop)
+    plan.calls_per_sample = static_cast<int>(
+        std::clamp(std::ceil(kLoopSampleSeconds / per_call), 1.0, double(kMaxCallsPerSample)));
+  const double for_time = std::ceil(b.settings.min_time_s / (per_call * plan.calls_per_sample));
+  plan.samples = static_cast<int>(
+      std::clamp(std::max<double>(b.settings.iters, for_time), 1.0, double(b.settings.max_iters)));
+  return plan;
+}
+
+// Loop timing: back-to-back calls after one barrier, on zeros (a sum of zeros stays zero, so
+// thousands of in-place calls never overflow). Seconds per call, one value per sample.
+std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, SamplePlan plan) {
+  buffer.zero_();
+  const plugin::BufferView view = view_of(buffer, b);
+  std::vector<double> seconds;
+  for (int sample = 0; sample < plan.samples; ++sample) {
+    check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+    const auto t0 = Clock::now();
+    for (int i = 0; i < plan.calls_per_sample; ++i) call(b, view);
+    check(b.communicator.synchronize(), "synchronize");
+    seconds.push_back(seconds_since(t0) / plan.calls_per_sample);
   }
   return seconds;
 }
 
-// An iteration is as slow as its slowest rank.
+// Per-iteration timing: each call starts from the rank's data, after a barrier.
+std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& pristine,
+                                    at::Tensor& buffer, SamplePlan plan) {
+  const plugin::BufferView view = view_of(buffer, b);
+  std::vector<double> seconds;
+  for (int sample = 0; sample < plan.samples; ++sample) {
+    buffer.copy_(pristine);
+    check(b.communicator.synchronize(), "synchronize");
+    check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+    const auto t0 = Clock::now();
+    call(b, view);
+    check(b.communicator.synchronize(), "synchronize");
+    seconds.push_back(seconds_since(t0));
+  }
+  return seconds;
+}
+
+// A sample is as slow as its slowest rank.
 std::vector<double> slowest_rank(const std::vector<double>& seconds, MPI_Comm comm) {
   std::vector<double> slowest(seconds.size());
   check_mpi(MPI_Allreduce(seconds.data(), slowest.data(), static_cast<int>(seconds.size()),
@@ -59,30 +127,44 @@ std::vector<double> slowest_rank(const std::vector<double>& seconds, MPI_Comm co
   return slowest;
 }
 
-// Wrong elements over all ranks (complete on rank 0).
-long long count_wrong(const PointBenchmark& b, const at::Tensor& result) {
-  const auto options = result.options();
-  const auto expected = b.op.expected(result.numel(), b.context.size, b.settings.reduce, options);
-  const auto got = result.to(torch::kFloat64);
-  const auto error = (got - expected).abs() > (expected.abs() * b.type.tolerance + 1e-9);
+// One call from every rank's data, compared with the expected result; wrong elements over
+// all ranks (complete on rank 0).
+long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
+  buffer.copy_(pristine);
+  call(b, view_of(buffer, b));
+  check(b.communicator.synchronize(), "synchronize");
+  const auto expected =
+      b.op.expected(buffer.numel(), b.context.size, b.settings.reduce, buffer.options());
+  const auto error =
+      (buffer.to(torch::kFloat64) - expected).abs() > (expected.abs() * b.type.tolerance + 1e-9);
   long long wrong = error.sum().item<int64_t>(), total = 0;
   check_mpi(MPI_Reduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, b.context.comm), "MPI_Reduce");
   return total;
 }
 
-CollectivePoint summarise(const PointBenchmark& b, std::uint64_t count,
-                          const std::vector<double>& seconds) {
+CollectivePoint summarise_point(const PointBenchmark& b, std::uint64_t count, SamplePlan plan,
+                                const std::vector<double>& seconds) {
+  const SampleSummary s = summarise(seconds);
   CollectivePoint p;
   p.count = count;
   p.bytes = b.op.bytes_for_count(count, plugin::dtype_size(b.type.dtype), b.context.size);
-  const double mean_s = mean(seconds);
-  p.time_us = mean_s * 1e6;
-  p.min_us = *std::min_element(seconds.begin(), seconds.end()) * 1e6;
-  p.p50_us = percentile(seconds, 50) * 1e6;
-  p.p99_us = percentile(seconds, 99) * 1e6;
-  p.cv = coefficient_of_variation(seconds);
-  p.algbw_gbps = static_cast<double>(p.bytes) / mean_s / 1e9;
-  p.busbw_gbps = p.algbw_gbps * b.op.bus_factor(b.context.size);
+  p.timing = collective_timing_name(b.settings.timing);
+  p.iters = s.n;
+  p.calls = s.n * static_cast<std::uint64_t>(plan.calls_per_sample);
+  p.time_us = s.median * 1e6;
+  p.mean_us = s.mean * 1e6;
+  p.min_us = s.min * 1e6;
+  p.p50_us = s.median * 1e6;
+  p.p99_us = s.p99 * 1e6;
+  p.ci_low_us = s.median_ci.low * 1e6;
+  p.ci_high_us = s.median_ci.high * 1e6;
+  p.cv = s.cv;
+  const double bytes = static_cast<double>(p.bytes), factor = b.op.bus_factor(b.context.size);
+  p.algbw_gbps = bytes / s.median / 1e9;
+  p.busbw_gbps = p.algbw_gbps * factor;
+  p.busbw_ci_low_gbps = bytes / s.median_ci.high / 1e9 * factor;
+  p.busbw_ci_high_gbps = bytes / s.median_ci.low / 1e9 * factor;
+  p.noisy = s.cv > b.settings.noise_cv_threshold;
   return p;
 }
 
@@ -94,9 +176,12 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
   const auto pristine =
       b.op.init_data(static_cast<int64_t>(count), b.context.rank, tensor_options(b));
   auto buffer = pristine.clone();
-  const auto seconds = slowest_rank(time_iterations(b, pristine, buffer), b.context.comm);
-  CollectivePoint point = summarise(b, count, seconds);
-  if (b.settings.check) point.wrong = count_wrong(b, buffer);
+  const SamplePlan plan = plan_samples(b, warm_up(b, buffer));
+  const auto seconds = b.settings.timing == CollectiveTiming::kLoop
+                           ? time_loops(b, buffer, plan)
+                           : time_iterations(b, pristine, buffer, plan);
+  CollectivePoint point = summarise_point(b, count, plan, slowest_rank(seconds, b.context.comm));
+  if (b.settings.check) point.wrong = count_wrong(b, pristine, buffer);
   return point;
 }
 

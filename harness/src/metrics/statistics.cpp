@@ -30,6 +30,49 @@ double coefficient_of_variation(const std::vector<double>& values) {
   return std::sqrt(variance) / m;
 }
 
+namespace {
+
+// P(B = k) for B ~ Binomial(n, 1/2), in log space (n may be large).
+double binomial_half_pmf(std::size_t n, std::size_t k) {
+  const double nd = static_cast<double>(n), kd = static_cast<double>(k);
+  return std::exp(std::lgamma(nd + 1) - std::lgamma(kd + 1) - std::lgamma(nd - kd + 1) +
+                  nd * std::log(0.5));
+}
+
+}  // namespace
+
+Interval median_confidence_interval(std::vector<double> values, double level) {
+  if (values.empty()) throw std::invalid_argument("confidence interval of no values");
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  // [x_(j), x_(n+1-j)] (1-based) misses the median with probability 2 P(B <= j - 1); widen
+  // j while the next narrower interval still covers `level`.
+  std::size_t j = 1;
+  double below = binomial_half_pmf(n, 0);  // P(B <= j - 1)
+  while (j + 1 <= (n + 1) / 2) {
+    const double narrower_below = below + binomial_half_pmf(n, j);
+    if (1 - 2 * narrower_below < level) break;
+    below = narrower_below;
+    ++j;
+  }
+  return {values[j - 1], values[n - j], std::max(1 - 2 * below, 0.0)};
+}
+
+SampleSummary summarise(const std::vector<double>& values) {
+  if (values.empty()) throw std::invalid_argument("summary of no values");
+  SampleSummary s;
+  s.n = values.size();
+  s.median = percentile(values, 50);
+  s.mean = mean(values);
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  s.p90 = percentile(values, 90);
+  s.p99 = percentile(values, 99);
+  s.cv = coefficient_of_variation(values);
+  s.median_ci = median_confidence_interval(values);
+  return s;
+}
+
 void MovingMean::add(double value) {
   window_.push_back(value);
   sum_ += value;

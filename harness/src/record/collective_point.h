@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/json.h"
@@ -13,23 +14,34 @@ namespace harness {
 struct CollectivePoint {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  double time_us = 0;  // mean over iterations of the slowest rank's time (nccl-tests' time)
+  std::string timing;       // "loop" or "per_iteration" (spec/collective_settings.h)
+  std::uint64_t iters = 0;  // timed samples
+  std::uint64_t calls = 0;  // timed calls (samples x calls per sample)
+  // Seconds per call of the slowest rank, summarised over the samples. time_us is the median,
+  // the figure the bandwidths come from; mean_us is nccl-tests' figure.
+  double time_us = 0;
+  double mean_us = 0;
   double min_us = 0;
   double p50_us = 0;
   double p99_us = 0;
-  double cv = 0;  // standard deviation / mean of the iteration times
+  double ci_low_us = 0;  // 95% distribution-free interval of the median
+  double ci_high_us = 0;
+  double cv = 0;
   double algbw_gbps = 0;
   double busbw_gbps = 0;
+  double busbw_ci_low_gbps = 0;  // busbw at ci_high_us and ci_low_us
+  double busbw_ci_high_gbps = 0;
+  bool noisy = false;  // cv above the trial's noise_cv_threshold
   std::optional<long long>
       wrong;  // elements that differ from the expected result; unset: unchecked
 };
 
 // A field of a point: its key in the record (and points.csv column), and how the console
-// table prints it.
+// table prints it (width 0: not in the console table).
 struct PointField {
   const char* key;
   const char* header;
-  const char* format;  // printf format of the value; unchecked "wrong" prints "n/a"
+  const char* format;  // printf format of a number; other values print as text
   int width;
 };
 

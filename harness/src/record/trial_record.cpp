@@ -7,6 +7,7 @@ Json new_trial_record(const Trial& trial, int world_size) {
               {"kind", trial.kind},
               {"part", trial.part},
               {"key", trial.key},
+              {"point", trial.point},
               {"index", trial.index},
               {"repetition", trial.repetition},
               {"seed", trial.seed},

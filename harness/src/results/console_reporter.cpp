@@ -1,5 +1,6 @@
 #include "results/console_reporter.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "record/collective_point.h"
@@ -24,33 +25,56 @@ const Json& field(const Json& record, const char* a, const char* b) {
   return record[a][b];
 }
 
+// The largest cv behind a noisy mark, for the warning.
+std::string noisy_cv_text(const Json& record) {
+  double cv = 0;
+  if (record.contains("step_time_ms")) cv = record["step_time_ms"].value("cv", 0.0);
+  for (const auto& point : record.value("points", Json::array()))
+    cv = std::max(cv, point.value("cv", 0.0));
+  return number(Json(cv), "%.2f");
+}
+
+}  // namespace
+
+namespace {
+
+// A point's value as the console shows it: numbers by the field's format, "n/a" for an
+// unchecked #wrong, booleans as yes/no, text as it is.
+std::string cell_text(const Json& value, const PointField& field) {
+  if (value.is_null()) return "n/a";
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_number()) return number(value, field.format);
+  return text_of(value);
+}
+
+std::string padded(const std::string& text, int width) {
+  char cell[96];
+  std::snprintf(cell, sizeof cell, "%*s", width, text.c_str());
+  return cell;
+}
+
 }  // namespace
 
 std::string collective_table(const Json& record) {
   const Json& s = record["settings"];
-  const auto& fields = collective_point_fields();
-  std::string out = "  ";
-  char cell[64];
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    std::snprintf(cell, sizeof cell, "%*s", fields[f].width, fields[f].header);
-    out += cell;
-    if (f == 1) out += "  type redop";  // after size and count, as nccl-tests prints them
+  std::string header = "  ", rows;
+  for (const auto& field : collective_point_fields()) {
+    if (field.width == 0) continue;
+    header += padded(field.header, field.width);
+    if (std::string(field.key) == "count") header += "  type redop";  // as nccl-tests prints
   }
   for (const auto& point : record["points"]) {
-    out += "\n  ";
-    for (std::size_t f = 0; f < fields.size(); ++f) {
-      const Json& value = point.value(fields[f].key, Json());
-      std::snprintf(cell, sizeof cell, "%*s", fields[f].width,
-                    value.is_null() ? "n/a" : number(value, fields[f].format).c_str());
-      out += cell;
-      if (f == 1) {
-        std::snprintf(cell, sizeof cell, " %5s %5s", text_of(s["dtype"]).c_str(),
-                      text_of(s["op"]).c_str());
-        out += cell;
-      }
+    rows += "\n  ";
+    for (const auto& field : collective_point_fields()) {
+      if (field.width == 0) continue;
+      rows += padded(cell_text(point.value(field.key, Json()), field), field.width);
+      if (std::string(field.key) == "count")
+        rows += " " + padded(text_of(s["dtype"]), 5) + " " + padded(text_of(s["op"]), 5);
     }
   }
-  return out + "\n  (algbw, busbw in GB/s; time = mean over iterations of the slowest rank)";
+  const std::string timing = record["points"].empty() ? "" : text_of(record["points"][0]["timing"]);
+  return header + rows + "\n  (algbw, busbw in GB/s from the median time of the slowest rank; " +
+         timing + " timing; mean = nccl-tests' figure)";
 }
 
 std::string describe_axes(const Json& axes) {
@@ -98,17 +122,26 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
   std::ostringstream text;
   text << label(position) << " " << record["status"].get<std::string>();
   if (record.contains("throughput")) {
-    text << "  " << number(field(record, "throughput", "samples_per_s"), "%.0f") << " samples/s"
-         << "  loss " << number(field(record, "loss", "final"), "%.5g") << "  auroc "
+    const Json ci = field(record, "throughput", "samples_per_s_ci95");
+    text << "  " << number(field(record, "throughput", "samples_per_s"), "%.0f") << " samples/s";
+    if (ci.is_array() && ci.size() == 2)
+      text << " [" << number(ci[0], "%.0f") << ", " << number(ci[1], "%.0f") << "]";
+    text << "  loss " << number(field(record, "loss", "final"), "%.5g") << "  auroc "
          << number(field(record, "detection", "auroc"), "%.4f");
     if (record.contains("detection_points"))
       text << " (points " << number(field(record, "detection_points", "auroc"), "%.4f") << ")";
   }
   if (!record["reason"].get<std::string>().empty())
     text << "  (" << record["reason"].get<std::string>() << ")";
+  if (record.value("noisy", false)) text << "  NOISY";
   text << "  " << number(record["wall_time_s"], "%.1f") << " s, ETA " << number(Json(eta), "%.0f")
        << " s";
   message(text.str());
+  if (verbosity_ != Verbosity::kQuiet && record.value("noisy", false))
+    std::fprintf(stderr,
+                 "harness: warning: %s noisy: its timings vary more than noise_cv_threshold "
+                 "allows (cv %s); the machine was busy, treat its numbers with care\n",
+                 label(position).c_str(), noisy_cv_text(record).c_str());
   if (record.contains("points")) message(collective_table(record));
   if (verbosity_ == Verbosity::kVerbose && record.contains("step_time_ms"))
     detail("      step ms: " + record["step_time_ms"].dump());

@@ -9,9 +9,11 @@
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
 #include "record/trial_record.h"
+#include "results/aggregates_csv.h"
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
+#include "run/machine_state.h"
 #include "run/run_metadata.h"
 #include "run/trial_kinds.h"
 #include "trial/trial_context.h"
@@ -39,6 +41,7 @@ std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOp
   for (const auto& w : warnings) std::fprintf(stderr, "harness: warning: %s\n", w.c_str());
   leader->sinks.push_back(std::make_unique<SummaryCsv>(leader->store.directory()));
   leader->sinks.push_back(std::make_unique<PointsCsv>(leader->store.directory()));
+  leader->sinks.push_back(std::make_unique<AggregatesCsv>(leader->store.directory()));
   return leader;
 }
 
@@ -110,6 +113,7 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
   if (leader) {
     meta = meta_for_start(leader->store, meta, resuming);
+    meta["machine"] = {{"start", machine_state_now()}};
     leader->store.write_meta(meta);
     reporter.message("harness: " + std::to_string(trials.size()) + " trial(s) of \"" +
                      experiment.name + "\" -> " + leader->store.directory());
@@ -129,6 +133,9 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   }
   if (!leader) return {};
   meta["finished_at"] = utc_now();
+  meta["machine"]["end"] = machine_state_now();
+  meta["machine"]["cpu_shares"] =
+      cpu_shares_between(meta["machine"]["start"], meta["machine"]["end"]);
   leader->store.write_meta(meta);
   reporter.message("harness: done (" + status_tally(leader->store.records()) + "); results in " +
                    leader->store.directory());

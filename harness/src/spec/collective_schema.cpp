@@ -22,7 +22,17 @@ const Schema& collective_settings_schema() {
        "element type"},
       {"op", T::kString, "sum", -inf, inf, false, {"sum", "avg"}, "reduction"},
       {"warmup_iters", T::kInteger, 5, 0, 1e9, false, {}, "untimed iterations per size"},
-      {"iters", T::kInteger, 20, 1, 1e9, false, {}, "timed iterations per size"},
+      {"iters", T::kInteger, 20, 1, 1e9, false, {},
+       "timed samples per size, at least (more until min_time_s is reached)"},
+      {"min_time_s", T::kNumber, 0.1, 0, 86400, false, {},
+       "timed seconds per size, at least (Google Benchmark's min_time)"},
+      {"max_iters", T::kInteger, 100000, 1, 1e9, false, {}, "cap on the timed samples per size"},
+      {"timing", T::kString, "loop", -inf, inf, false, {"loop", "per_iteration"},
+       "loop: each sample is a loop of back-to-back calls divided by their number (IMB, OSU, "
+       "nccl-tests); per_iteration: each sample is one call started after a barrier (its "
+       "distribution, barrier-exit skew included)"},
+      {"noise_cv_threshold", T::kNumber, 0.3, 0, 1e6, false, {},
+       "mark a size (and its trial) noisy when the cv of its samples exceeds this"},
       {"check", T::kBoolean, true, -inf, inf, false, {},
        "verify results against deterministic per-rank data (#wrong)"},
   };

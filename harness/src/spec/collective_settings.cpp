@@ -18,6 +18,10 @@ std::vector<std::uint64_t> message_bytes(const Json& s) {
 
 }  // namespace
 
+const char* collective_timing_name(CollectiveTiming timing) {
+  return timing == CollectiveTiming::kLoop ? "loop" : "per_iteration";
+}
+
 plugin::DType parse_dtype(const std::string& name) {
   if (name == "fp32") return plugin::DType::kFloat32;
   if (name == "fp64") return plugin::DType::kFloat64;
@@ -36,6 +40,11 @@ CollectiveSettings parse_collective_settings(const Json& s) {
   c.reduce = s.at("op") == "avg" ? plugin::ReduceOp::kAvg : plugin::ReduceOp::kSum;
   c.warmup_iters = s.at("warmup_iters").get<int>();
   c.iters = s.at("iters").get<int>();
+  c.min_time_s = s.at("min_time_s").get<double>();
+  c.max_iters = s.at("max_iters").get<int>();
+  c.timing =
+      s.at("timing") == "per_iteration" ? CollectiveTiming::kPerIteration : CollectiveTiming::kLoop;
+  c.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();
   c.check = s.at("check").get<bool>();
   return c;
 }

@@ -11,6 +11,12 @@
 
 namespace harness {
 
+// How one timed sample is taken: a loop of back-to-back calls divided by their number (the
+// standard tools' method), or one call after a barrier (a distribution per call).
+enum class CollectiveTiming { kLoop, kPerIteration };
+
+const char* collective_timing_name(CollectiveTiming timing);
+
 struct CollectiveSettings {
   int world_size = 1;
   std::string backend = "mpi";
@@ -19,7 +25,11 @@ struct CollectiveSettings {
   plugin::DType dtype = plugin::DType::kFloat32;
   plugin::ReduceOp reduce = plugin::ReduceOp::kSum;
   int warmup_iters = 5;
-  int iters = 20;
+  int iters = 20;           // timed samples per size, at least
+  double min_time_s = 0.1;  // timed seconds per size, at least
+  int max_iters = 100000;
+  CollectiveTiming timing = CollectiveTiming::kLoop;
+  double noise_cv_threshold = 0.3;
   bool check = true;  // verify results against deterministic per-rank data (#wrong)
 };
 

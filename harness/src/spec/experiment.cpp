@@ -39,6 +39,10 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "base seed; repetition r of a trial uses seed + r"},
       {"repetitions", T::kInteger, 1, 1, 100000, false, {},
        "how many times each sweep point runs, with different seeds"},
+      {"order", T::kString, "interleaved", -inf, inf, false,
+       {"sequential", "interleaved", "random"},
+       "trial order: sequential (each point's repetitions together), interleaved (repetition "
+       "r of every point before repetition r+1 of any), random (a shuffle seeded by seed)"},
       {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "the settings every trial starts from (fields per kind below)"},
       {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {},
@@ -176,6 +180,12 @@ void check_name(const std::string& name, ErrorList& errors) {
                name + "\"");
 }
 
+TrialOrder parse_trial_order(const std::string& name) {
+  if (name == "sequential") return TrialOrder::kSequential;
+  if (name == "random") return TrialOrder::kRandom;
+  return TrialOrder::kInterleaved;
+}
+
 }  // namespace
 
 Experiment parse_experiment(const std::string& text, const std::string& source,
@@ -200,6 +210,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.description = top["description"].get<std::string>();
   experiment.seed = top["seed"].get<std::uint64_t>();
   experiment.repetitions = top["repetitions"].get<int>();
+  experiment.order = parse_trial_order(top["order"].get<std::string>());
   read_parts(top, experiment.document, kinds, &experiment, errors);
   check_name(experiment.name, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);

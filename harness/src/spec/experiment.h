@@ -13,7 +13,7 @@
 namespace harness {
 
 // One sweep of one kind. A file holds either one (top-level kind/settings/sweep) or several
-// under "parts", which run in order into the same results folder.
+// under "parts", whose trials go into the same results folder (in the experiment's order).
 struct ExperimentPart {
   std::string name;                // "" for a single-part file
   std::string kind;                // one of the kinds the parser was given
@@ -23,6 +23,10 @@ struct ExperimentPart {
   Json sweep;           // dotted settings path -> non-empty array of values, in file order
 };
 
+// The order trials run in; repetitions spread over time fight drift (a VM's neighbours come
+// and go), as in Google Benchmark's random interleaving.
+enum class TrialOrder { kSequential, kInterleaved, kRandom };
+
 struct Experiment {
   std::string source;  // the file it came from, for messages
   Json document;       // the file as written, with --set overrides applied
@@ -30,6 +34,7 @@ struct Experiment {
   std::string description;
   std::uint64_t seed = 0;
   int repetitions = 1;
+  TrialOrder order = TrialOrder::kInterleaved;
   std::vector<ExperimentPart> parts;
 };
 

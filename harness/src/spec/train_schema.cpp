@@ -78,6 +78,14 @@ const Schema& train_settings_schema() {
       {"threshold_percentile", T::kNumber, 95.0, 0, 100, true, {},
        "F1 threshold: this percentile of the training rows' anomaly scores"},
       {"threads", T::kInteger, 1, 1, 1024, false, {}, "intra-op threads per rank"},
+      {"min_time_s", T::kNumber, 1.0, 0, 86400, false, {},
+       "timing phase: after training and evaluation, keep stepping on the same data until "
+       "this many seconds of timed steps; throughput and step-time statistics rest on it, "
+       "the loss curves and detection metrics do not"},
+      {"max_timing_steps", T::kInteger, 200000, 5, 1e9, false, {},
+       "cap on the timing phase's steps"},
+      {"noise_cv_threshold", T::kNumber, 0.5, 0, 1e6, false, {},
+       "mark the trial noisy when the cv of its (slowest-rank) step times exceeds this"},
   };
   // clang-format on
   return schema;

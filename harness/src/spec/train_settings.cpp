@@ -43,6 +43,9 @@ TrainSettings parse_train_settings(const Json& s) {
   if (!s.at("target_loss").is_null()) t.target_loss = s.at("target_loss").get<double>();
   t.threshold_percentile = s.at("threshold_percentile").get<double>();
   t.threads = s.at("threads").get<int>();
+  t.min_time_s = s.at("min_time_s").get<double>();
+  t.max_timing_steps = s.at("max_timing_steps").get<std::uint64_t>();
+  t.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();
   return t;
 }
 

@@ -10,7 +10,7 @@
 namespace harness {
 
 struct Trial {
-  std::size_t index = 0;  // 0-based position in the whole experiment
+  std::size_t index = 0;  // 0-based position in the run order of the whole experiment
   std::string kind;       // the part's kind
   std::string part;       // the part's name ("" for a single-part file)
   std::size_t part_index = 0;
@@ -19,7 +19,8 @@ struct Trial {
   int world_size = 1;
   int repetition = 0;
   std::uint64_t seed = 0;
-  std::string key;  // hex hash of kind, settings, repetition and seed
+  std::string key;    // hex hash of kind, settings, repetition and seed
+  std::string point;  // hex hash of part, kind and settings: the same for every repetition
 };
 
 }  // namespace harness

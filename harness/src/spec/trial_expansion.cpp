@@ -1,8 +1,10 @@
 #include "spec/trial_expansion.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "common/hashing.h"
+#include "common/random.h"
 #include "spec/json_path.h"
 #include "spec/schema.h"
 
@@ -50,6 +52,14 @@ std::string trial_key(const Trial& trial) {
   return stable_hash(canonical.dump());
 }
 
+// The sweep point, whatever the repetition: what aggregates over repetitions group by.
+std::string point_key(const Trial& trial) {
+  const nlohmann::json canonical = {{"part", trial.part},
+                                    {"kind", trial.kind},
+                                    {"settings", nlohmann::json::parse(trial.settings.dump())}};
+  return stable_hash(canonical.dump());
+}
+
 void expand_part(const Experiment& experiment, std::size_t part_index, std::vector<Trial>* trials) {
   const ExperimentPart& part = experiment.parts[part_index];
   const Json base = with_defaults(*part.schema, part.settings);
@@ -74,6 +84,7 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
       trial.repetition = repetition;
       trial.seed = experiment.seed + static_cast<std::uint64_t>(repetition);
       trial.key = trial_key(trial);
+      trial.point = point_key(trial);
       trials->push_back(std::move(trial));
     }
   }
@@ -84,7 +95,20 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
 std::vector<Trial> expand_trials(const Experiment& experiment) {
   std::vector<Trial> trials;
   for (std::size_t p = 0; p < experiment.parts.size(); ++p) expand_part(experiment, p, &trials);
+  order_trials(experiment.order, experiment.seed, &trials);
   return trials;
+}
+
+void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* trials) {
+  if (order == TrialOrder::kInterleaved)  // stable: file order within a repetition
+    std::stable_sort(trials->begin(), trials->end(),
+                     [](const Trial& a, const Trial& b) { return a.repetition < b.repetition; });
+  if (order == TrialOrder::kRandom) {  // Fisher-Yates with the harness's own generator
+    SplitMix64 rng(seed ^ 0x6f72646572ULL);
+    for (std::size_t i = trials->size(); i > 1; --i)
+      std::swap((*trials)[i - 1], (*trials)[rng.below(i)]);
+  }
+  for (std::size_t i = 0; i < trials->size(); ++i) (*trials)[i].index = i;
 }
 
 }  // namespace harness

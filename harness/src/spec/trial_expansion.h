@@ -1,5 +1,5 @@
 // Expanding an experiment into its trials: per part, the cartesian product of its sweep axes
-// (the last axis varying fastest) times the repetitions.
+// (the last axis varying fastest) times the repetitions, then put in the experiment's order.
 #pragma once
 
 #include <vector>
@@ -10,5 +10,10 @@
 namespace harness {
 
 std::vector<Trial> expand_trials(const Experiment& experiment);
+
+// Reorders trials (given sequentially: each point's repetitions together, in file order) and
+// renumbers their index. Interleaved: repetition r of every point before repetition r + 1 of
+// any; random: a shuffle seeded by `seed`.
+void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* trials);
 
 }  // namespace harness

@@ -87,20 +87,21 @@ Json validation_loss(const std::vector<double>& test_scores, const std::vector<i
 
 }  // namespace
 
-void evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
-                        double threshold_percentile, Json* record) {
+Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+                        double threshold_percentile) {
   const auto test_scores = anomaly_scores(model, data.test, device);
   const auto train_scores = anomaly_scores(model, data.train, device);
   const auto baseline = zscore_scores(data.test);
-  (*record)["loss"]["validation"] = validation_loss(test_scores, data.test.labels);
-  (*record)["detection"] = detection_metrics(test_scores, data.test.labels, train_scores,
-                                             threshold_percentile, baseline);
-  if (!data.sequence) return;
+  Json result = {{"validation_loss", validation_loss(test_scores, data.test.labels)},
+                 {"detection", detection_metrics(test_scores, data.test.labels, train_scores,
+                                                 threshold_percentile, baseline)}};
+  if (!data.sequence) return result;
   std::vector<int> point_labels;
   const auto points = point_scores(data.test_layout, test_scores, &point_labels);
   const auto baseline_points = point_scores(data.test_layout, baseline, &point_labels);
-  (*record)["detection_points"] =
+  result["detection_points"] =
       detection_metrics(points, point_labels, train_scores, threshold_percentile, baseline_points);
+  return result;
 }
 
 }  // namespace harness

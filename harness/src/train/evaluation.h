@@ -10,9 +10,9 @@
 
 namespace harness {
 
-// Adds "loss.validation" (mean score of the normal test samples), "detection" and, for
-// windowed data, "detection_points" (window scores spread back onto points) to record.
-void evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
-                        double threshold_percentile, Json* record);
+// Returns {"validation_loss" (mean score of the normal test samples), "detection" and, for
+// windowed data, "detection_points" (window scores spread back onto points)}.
+Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+                        double threshold_percentile);
 
 }  // namespace harness

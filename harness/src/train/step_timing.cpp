@@ -1,69 +1,113 @@
 #include "train/step_timing.h"
 
+#include <algorithm>
 #include <vector>
 
+#include "metrics/statistics.h"
 #include "mpi/mpi_check.h"
 
 namespace harness {
 namespace {
 
-// One rank's timing; plain doubles so that one MPI_Gather of kFields doubles carries it.
-struct RankTiming {
-  double samples_per_s = 0;
-  double compute_ms = 0;  // per timed step
-  double allreduce_ms = 0;
-  double optimizer_ms = 0;
-  double total_ms = 0;
+// One rank's medians; plain doubles so that one MPI_Gather of kFields doubles carries them.
+struct RankMedians {
+  double total_s = 0;
+  double compute_s = 0;
+  double allreduce_s = 0;
+  double optimizer_s = 0;
 };
-constexpr int kFields = 5;
-static_assert(sizeof(RankTiming) == kFields * sizeof(double), "RankTiming must be plain doubles");
+constexpr int kFields = 4;
+static_assert(sizeof(RankMedians) == kFields * sizeof(double), "RankMedians must be plain doubles");
 
-RankTiming rank_timing(const TrainOutcome& outcome) {
-  const PhaseTimes& p = outcome.phases;
-  const double per_step = outcome.timed_steps ? 1e3 / static_cast<double>(outcome.timed_steps) : 0;
-  RankTiming t;
-  t.samples_per_s = p.total_s() > 0 ? static_cast<double>(outcome.timed_samples) / p.total_s() : 0;
-  t.compute_ms = p.compute_s * per_step;
-  t.allreduce_ms = p.allreduce_s * per_step;
-  t.optimizer_ms = p.optimizer_s * per_step;
-  t.total_ms = p.total_s() * per_step;
-  return t;
+double median_or_zero(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : percentile(values, 50);
 }
 
-Json summarise(const std::vector<RankTiming>& ranks, bool timed) {
-  Json per_rank = Json::array();
-  double total_rate = 0;
-  RankTiming mean;
-  const double n = static_cast<double>(ranks.size());
-  for (const RankTiming& r : ranks) {
-    per_rank.push_back(r.samples_per_s);
-    total_rate += r.samples_per_s;
-    mean.compute_ms += r.compute_ms / n;
-    mean.allreduce_ms += r.allreduce_ms / n;
-    mean.optimizer_ms += r.optimizer_ms / n;
-    mean.total_ms += r.total_ms / n;
-  }
+std::vector<RankMedians> gather_medians(const StepSamples& samples, MPI_Comm comm, int size) {
+  const RankMedians mine{median_or_zero(samples.total_s), median_or_zero(samples.compute_s),
+                         median_or_zero(samples.allreduce_s), median_or_zero(samples.optimizer_s)};
+  std::vector<RankMedians> all(static_cast<std::size_t>(size));
+  check_mpi(MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, comm),
+            "MPI_Gather");
+  return all;
+}
+
+std::vector<double> slowest_per_step(const std::vector<double>& seconds, MPI_Comm comm) {
+  std::vector<double> slowest(seconds.size());
+  check_mpi(MPI_Allreduce(seconds.data(), slowest.data(), static_cast<int>(seconds.size()),
+                          MPI_DOUBLE, MPI_MAX, comm),
+            "MPI_Allreduce");
+  return slowest;
+}
+
+Json without_steps() {
   return {{"throughput",
-           {{"samples_per_s", timed ? Json(total_rate) : Json()},
-            {"samples_per_s_per_rank", per_rank}}},
+           {{"samples_per_s", nullptr},
+            {"samples_per_s_ci95", nullptr},
+            {"samples_per_s_wall", nullptr},
+            {"samples_per_s_per_rank", Json::array()}}},
+          {"step_time_ms", Json::object()},
+          {"timing", {{"steps", 0}, {"seconds", 0}}},
+          {"noisy", false}};
+}
+
+// Rank 0: the record's fields from the slowest-rank sample and every rank's medians.
+Json describe(const SampleSummary& step, const std::vector<RankMedians>& ranks,
+              const StepSamples& samples, double wall_seconds, const TrainSettings& settings) {
+  const double global_batch = static_cast<double>(samples.samples_per_step * ranks.size());
+  Json per_rank_rate = Json::array(), per_rank_ms = Json::array();
+  RankMedians mean;
+  const double n = static_cast<double>(ranks.size());
+  for (const RankMedians& r : ranks) {
+    per_rank_rate.push_back(
+        r.total_s > 0 ? static_cast<double>(samples.samples_per_step) / r.total_s : 0.0);
+    per_rank_ms.push_back(r.total_s * 1e3);
+    mean.compute_s += r.compute_s / n;
+    mean.allreduce_s += r.allreduce_s / n;
+    mean.optimizer_s += r.optimizer_s / n;
+  }
+  const double steps = static_cast<double>(samples.steps());
+  return {{"throughput",
+           {{"samples_per_s", global_batch / step.median},
+            {"samples_per_s_ci95",
+             {global_batch / step.median_ci.high, global_batch / step.median_ci.low}},
+            {"samples_per_s_wall", global_batch * steps / wall_seconds},
+            {"samples_per_s_per_rank", per_rank_rate}}},
           {"step_time_ms",
-           {{"total", mean.total_ms},
-            {"compute", mean.compute_ms},
-            {"allreduce", mean.allreduce_ms},
-            {"optimizer", mean.optimizer_ms}}}};
+           {{"total", step.median * 1e3},
+            {"compute", mean.compute_s * 1e3},
+            {"allreduce", mean.allreduce_s * 1e3},
+            {"optimizer", mean.optimizer_s * 1e3},
+            {"mean", step.mean * 1e3},
+            {"p50", step.median * 1e3},
+            {"p90", step.p90 * 1e3},
+            {"p99", step.p99 * 1e3},
+            {"ci95", {step.median_ci.low * 1e3, step.median_ci.high * 1e3}},
+            {"ci95_coverage", step.median_ci.coverage},
+            {"cv", step.cv},
+            {"per_rank_median", per_rank_ms}}},
+          {"timing",
+           {{"steps", samples.steps()},
+            {"seconds", wall_seconds},
+            {"min_time_s", settings.min_time_s}}},
+          {"noisy", step.cv > settings.noise_cv_threshold}};
 }
 
 }  // namespace
 
-Json gather_step_timing(const TrainOutcome& outcome, MPI_Comm comm) {
+Json summarise_step_timing(const StepSamples& samples, const TrainSettings& settings,
+                           MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const RankTiming mine = rank_timing(outcome);
-  std::vector<RankTiming> all(static_cast<std::size_t>(size));
-  check_mpi(MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, comm),
-            "MPI_Gather");
-  return rank == 0 ? summarise(all, outcome.timed_steps > 0) : Json::object();
+  if (samples.steps() == 0) return rank == 0 ? without_steps() : Json::object();
+  const auto slowest = slowest_per_step(samples.total_s, comm);
+  const auto ranks = gather_medians(samples, comm, size);
+  double wall = samples.wall_seconds;
+  check_mpi(MPI_Allreduce(&samples.wall_seconds, &wall, 1, MPI_DOUBLE, MPI_MAX, comm),
+            "MPI_Allreduce");
+  if (rank != 0) return Json::object();
+  return describe(summarise(slowest), ranks, samples, wall, settings);
 }
 
 }  // namespace harness

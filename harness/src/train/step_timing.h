@@ -1,5 +1,6 @@
-// The timing phase of a train trial: every rank's throughput and per-step phase times,
-// gathered on rank 0 (throughput summed over ranks, phase times averaged).
+// The statistics of a train trial's timing phase: a step is as slow as its slowest rank, so
+// the step-time sample is the per-step maximum over ranks; throughput comes from its median
+// (with a distribution-free 95% interval) and from wall time; per-rank medians are kept.
 #pragma once
 
 #include <mpi.h>
@@ -9,8 +10,9 @@
 
 namespace harness {
 
-// Collective over comm. On rank 0: {"throughput": {...}, "step_time_ms": {...}}; elsewhere
-// an empty object.
-Json gather_step_timing(const TrainOutcome& outcome, MPI_Comm comm);
+// Collective over comm. On rank 0: {"throughput", "step_time_ms", "timing", "noisy"} for
+// the record (null figures when there were no steps); elsewhere an empty object.
+Json summarise_step_timing(const StepSamples& samples, const TrainSettings& settings,
+                           MPI_Comm comm);
 
 }  // namespace harness

@@ -1,21 +1,31 @@
 // The training loop of a train trial (seed semantics): DistributedSampler shards reshuffled
 // per epoch, one fused allreduce of the gradients (and the step's loss) per step, the
 // learning-rate schedule, per-phase timing after the untimed warm-up steps, and the steps
-// and seconds to a target loss.
+// and seconds to a target loss. Then, on request, the timing phase: more of the same steps
+// on the same data until enough time is measured, recording nothing but their durations.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "metrics/statistics.h"
 #include "record/trial_status.h"
 #include "spec/train_settings.h"
+#include "train/distributed_sampler.h"
 #include "train/fusion_buffer.h"
+#include "train/lr_schedule.h"
 #include "train/phase_times.h"
 #include "train/training_setup.h"
 #include "trial/trial_context.h"
+
+namespace torch::optim {
+class Optimizer;
+}
 
 namespace harness {
 
@@ -36,10 +46,59 @@ struct TrainOutcome {
   double train_seconds = 0;
 };
 
-// Collective over context.comm; every rank gets the same losses and status. Throws when a
-// plugin call fails.
-TrainOutcome run_training(const TrainSettings& settings, std::uint64_t seed,
-                          const TrialContext& context, TrainingSetup& setup,
-                          plugin::Communicator& communicator, FusionBuffer& fusion);
+// This rank's durations of the timing phase's steps, one entry per step in each vector.
+struct StepSamples {
+  std::vector<double> total_s;
+  std::vector<double> compute_s;
+  std::vector<double> allreduce_s;
+  std::vector<double> optimizer_s;
+  std::size_t samples_per_step = 0;  // this rank's batch
+  double wall_seconds = 0;           // the whole phase on this rank
+
+  std::size_t steps() const { return total_s.size(); }
+};
+
+class TrainingLoop {
+ public:
+  TrainingLoop(const TrainSettings& settings, std::uint64_t seed, const TrialContext& context,
+               TrainingSetup& setup, plugin::Communicator& communicator, FusionBuffer& fusion);
+  ~TrainingLoop();
+  TrainingLoop(const TrainingLoop&) = delete;
+  TrainingLoop& operator=(const TrainingLoop&) = delete;
+
+  // Collective over the group; every rank gets the same losses and status. Throws when a
+  // plugin call fails.
+  TrainOutcome train();
+
+  // Collective: full batches of the first epoch's shard, round after round, until the
+  // slowest rank has timed settings.min_time_s (at least 5 steps, at most max_timing_steps).
+  // Changes the parameters: run it after evaluation.
+  StepSamples time_steps();
+
+ private:
+  struct StepResult;
+  StepResult run_step(const at::Tensor& indices, double lr);
+  void run_epoch(std::uint64_t epoch);
+  void train_step(const at::Tensor& indices, int64_t rows);
+  void record_loss(double global_loss);
+  void time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples);
+  std::size_t steps_per_epoch() const;
+  std::uint64_t lr_warmup_steps() const;
+  bool running() const;
+
+  const TrainSettings& settings_;
+  const TrialContext& context_;
+  TrainingSetup& setup_;
+  plugin::Communicator& communicator_;
+  FusionBuffer& fusion_;
+  at::Tensor train_;
+  DistributedSampler sampler_;
+  LrSchedule schedule_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  MovingMean recent_{10};  // the target is judged on the 10-step moving mean
+  TrainOutcome outcome_;
+  std::chrono::steady_clock::time_point started_;
+  std::size_t next_timing_batch_ = 0;
+};
 
 }  // namespace harness

@@ -44,9 +44,25 @@ void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& co
   fusion.unpack_values();
 }
 
+// Collective: rank 0 evaluates the trained model (before the timing phase changes it); a
+// failure there is every rank's, so nobody waits for rank 0 in the timing phase.
+GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& setup,
+                                const TrialContext& context, const TrainOutcome& outcome,
+                                Json* evaluation) {
+  GroupProblem local;
+  if (context.rank == 0 && outcome.status == TrialStatus::kOk) {
+    try {
+      *evaluation = evaluate_detection(*setup.model, *setup.data, setup.device,
+                                       settings.threshold_percentile);
+    } catch (const std::exception& e) {
+      local = {TrialStatus::kFailed, std::string("evaluation: ") + e.what()};
+    }
+  }
+  return agree_on_problem(context.comm, local);
+}
+
 void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
-                    const ReplicaCheck& replicas, const Json& timing, std::size_t bytes_per_step,
-                    Json* record) {
+                    const ReplicaCheck& replicas, std::size_t bytes_per_step, Json* record) {
   Json& r = *record;
   r["lr"] = {{"base", settings.optimizer.lr},
              {"peak", outcome.peak_lr},
@@ -55,8 +71,6 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
   r["timed_steps"] = outcome.timed_steps;
   r["steps_per_epoch"] = outcome.steps_per_epoch;
   r["epochs_completed"] = outcome.epoch_losses.size();
-  r["throughput"] = timing["throughput"];
-  r["step_time_ms"] = timing["step_time_ms"];
   r["bytes_reduced_per_step"] = bytes_per_step;
   r["train_time_s"] = outcome.train_seconds;
   r["params_consistent"] = replicas.consistent;
@@ -72,19 +86,25 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
                  {"time_s", reached ? Json(*outcome.seconds_to_target) : Json()}};
 }
 
-// Rank 0 only: the metrics stand (they are rank 0's model) even when the replicas drifted
-// apart, but the trial is then marked inconsistent.
-Json finish_on_leader(const TrainSettings& settings, TrainingSetup& setup, TrainOutcome outcome,
-                      const ReplicaCheck& replicas, Json record, Clock::time_point started) {
-  if (outcome.status == TrialStatus::kOk) {
-    evaluate_detection(*setup.model, *setup.data, setup.device, settings.threshold_percentile,
-                       &record);
-    if (!replicas.consistent) {
-      outcome.status = TrialStatus::kInconsistent;
-      outcome.reason = "parameters differ between ranks after training";
-    }
-  }
-  return finish_record(record, outcome.status, outcome.reason, started);
+// Rank 0 only: the timing phase's figures and the evaluation join the record.
+void write_measurements(const Json& timing, const Json& evaluation, Json* record) {
+  Json& r = *record;
+  for (const char* key : {"throughput", "step_time_ms", "timing", "noisy"}) r[key] = timing[key];
+  if (evaluation.is_null()) return;
+  r["loss"]["validation"] = evaluation["validation_loss"];
+  r["detection"] = evaluation["detection"];
+  if (evaluation.contains("detection_points"))
+    r["detection_points"] = evaluation["detection_points"];
+}
+
+// The metrics stand (they are rank 0's model) even when the replicas drifted apart, but
+// the trial is then marked inconsistent.
+TrialStatus final_status(const TrainOutcome& outcome, const ReplicaCheck& replicas,
+                         std::string* reason) {
+  *reason = outcome.reason;
+  if (outcome.status != TrialStatus::kOk || replicas.consistent) return outcome.status;
+  *reason = "parameters differ between ranks after training";
+  return TrialStatus::kInconsistent;
 }
 
 }  // namespace
@@ -108,14 +128,22 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/1);
     broadcast_initial_parameters(fusion, *backend.communicator);
-    TrainOutcome outcome =
-        run_training(settings, trial.seed, context, setup, *backend.communicator, fusion);
+    TrainingLoop loop(settings, trial.seed, context, setup, *backend.communicator, fusion);
+    const TrainOutcome outcome = loop.train();
     const ReplicaCheck replicas = check_replicas(fusion, context.comm);
-    const Json timing = gather_step_timing(outcome, context.comm);
+    Json evaluation;
+    const GroupProblem evaluated =
+        evaluate_on_leader(settings, setup, context, outcome, &evaluation);
+    if (evaluated.any()) return finish_record(record, evaluated.status, evaluated.reason, started);
+    const StepSamples samples =
+        outcome.status == TrialStatus::kOk ? loop.time_steps() : StepSamples{};
+    const Json timing = summarise_step_timing(samples, settings, context.comm);
     if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
-    write_training(settings, outcome, replicas, timing, fusion.view().bytes(), &record);
-    return finish_on_leader(settings, setup, std::move(outcome), replicas, std::move(record),
-                            started);
+    write_training(settings, outcome, replicas, fusion.view().bytes(), &record);
+    write_measurements(timing, evaluation, &record);
+    std::string reason;
+    const TrialStatus status = final_status(outcome, replicas, &reason);
+    return finish_record(record, status, reason, started);
   } catch (const std::exception& e) {
     return finish_record(record, TrialStatus::kFailed, e.what(), started);
   }

@@ -1,0 +1,106 @@
+#include "results/aggregates_csv.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "metrics/statistics.h"
+#include "results/file_writing.h"
+
+namespace harness {
+namespace {
+
+// Figures of one sweep point: (figure, message bytes or 0) -> the repetitions' values.
+using Figures = std::map<std::pair<std::string, std::uint64_t>, std::vector<double>>;
+
+struct Point {
+  Json first;  // its first record: identity columns
+  Figures figures;
+};
+
+const Json& at_path(const Json& record, const char* a, const char* b) {
+  static const Json none;
+  if (!record.contains(a) || !record[a].is_object() || !record[a].contains(b)) return none;
+  return record[a][b];
+}
+
+// Numbers as a person writes them (200, not 200.0), with ten significant digits.
+std::string number_cell(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+void add(Figures& figures, const std::string& figure, std::uint64_t bytes, const Json& value) {
+  if (value.is_number()) figures[{figure, bytes}].push_back(value.get<double>());
+}
+
+// Trials whose numbers stand: ok, or finished with drifted replicas (rank 0's figures).
+bool measured(const Json& record) {
+  const std::string status = record.value("status", "");
+  return status == "ok" || status == "inconsistent";
+}
+
+void collect(const Json& record, Figures& figures) {
+  add(figures, "samples_per_s", 0, at_path(record, "throughput", "samples_per_s"));
+  add(figures, "auroc", 0, at_path(record, "detection", "auroc"));
+  add(figures, "final_loss", 0, at_path(record, "loss", "final"));
+  for (const auto& p : record.value("points", Json::array())) {
+    const auto bytes = p.value("bytes", std::uint64_t{0});
+    add(figures, "busbw_gbps", bytes, p.value("busbw_gbps", Json()));
+    add(figures, "time_us", bytes, p.value("time_us", Json()));
+  }
+}
+
+std::string identity(const Json& record) {
+  std::string axes;
+  const Json swept = record.value("axes", Json::object());  // items() must not outlive it
+  for (const auto& item : swept.items())
+    axes += (axes.empty() ? "" : " ") + item.key() + "=" +
+            (item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
+  const Json backend = record.value("backend", Json::object());
+  std::ostringstream out;
+  out << csv_cell(record.value("part", Json(""))) << ","
+      << csv_cell(record.value("point", Json(""))) << ","
+      << csv_cell(record.value("kind", Json(""))) << "," << record.value("world_size", 0) << ","
+      << csv_cell(backend.value("name", Json(""))) << ","
+      << csv_cell(backend.value("algorithm", Json(""))) << "," << csv_cell(Json(axes));
+  return out.str();
+}
+
+}  // namespace
+
+std::string aggregates_csv(const std::vector<Json>& records) {
+  std::vector<std::string> order;
+  std::map<std::string, Point> points;
+  for (const auto& record : records) {
+    if (!measured(record)) continue;
+    const std::string key = record.value("point", record.value("key", ""));
+    auto [it, added] = points.try_emplace(key);
+    if (added) {
+      it->second.first = record;
+      order.push_back(key);
+    }
+    collect(record, it->second.figures);
+  }
+  std::ostringstream csv;
+  csv << "part,point,kind,world_size,backend,algorithm,axes,figure,bytes,n,median,min,max,"
+         "ci_low,ci_high,ci_coverage\n";
+  for (const auto& key : order) {
+    const Point& point = points[key];
+    for (const auto& [figure, values] : point.figures) {
+      const SampleSummary s = summarise(values);
+      csv << identity(point.first) << "," << figure.first << "," << figure.second << "," << s.n
+          << "," << number_cell(s.median) << "," << number_cell(s.min) << "," << number_cell(s.max)
+          << "," << number_cell(s.median_ci.low) << "," << number_cell(s.median_ci.high) << ","
+          << number_cell(s.median_ci.coverage) << "\n";
+    }
+  }
+  return csv.str();
+}
+
+void AggregatesCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
+  write_file_atomically(directory_ + "/aggregates.csv", aggregates_csv(all));
+}
+
+}  // namespace harness
