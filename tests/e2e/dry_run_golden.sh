@@ -10,6 +10,6 @@ for experiment in smoke ring_vs_gloo; do
     fail "$experiment: dry-run output differs from the golden file"
   echo "ok: $experiment matches its golden table"
 done
-tail -1 "$WORK/ring_vs_gloo.txt" | grep -qx "120 trial(s); run with mpirun -np 4" ||
+tail -1 "$WORK/ring_vs_gloo.txt" | grep -qx "280 trial(s); run with mpirun -np 4" ||
   fail "the last line is not the one scripts/run parses"
 echo PASS

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metrics/statistics.h"
+#include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
 
@@ -45,12 +46,6 @@ void call(const PointBenchmark& b, const plugin::BufferView& view) {
   check(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
 }
 
-double agreed_max(double value, MPI_Comm comm) {
-  double most = value;
-  check_mpi(MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-  return most;
-}
-
 // Warm-up calls; returns the slowest rank's median seconds per call (every rank the same).
 double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
   const plugin::BufferView view = view_of(buffer, b);
@@ -62,7 +57,7 @@ double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
     check(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
-  return agreed_max(percentile(seconds, 50), b.context.comm);
+  return max_over_ranks(percentile(seconds, 50), b.context.comm);
 }
 
 // How many samples of how many calls: at least iters samples and min_time_s seconds, at
@@ -118,15 +113,6 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
   return seconds;
 }
 
-// A sample is as slow as its slowest rank.
-std::vector<double> slowest_rank(const std::vector<double>& seconds, MPI_Comm comm) {
-  std::vector<double> slowest(seconds.size());
-  check_mpi(MPI_Allreduce(seconds.data(), slowest.data(), static_cast<int>(seconds.size()),
-                          MPI_DOUBLE, MPI_MAX, comm),
-            "MPI_Allreduce");
-  return slowest;
-}
-
 // One call from every rank's data, compared with the expected result; wrong elements over
 // all ranks (complete on rank 0).
 long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
@@ -180,7 +166,7 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
   const auto seconds = b.settings.timing == CollectiveTiming::kLoop
                            ? time_loops(b, buffer, plan)
                            : time_iterations(b, pristine, buffer, plan);
-  CollectivePoint point = summarise_point(b, count, plan, slowest_rank(seconds, b.context.comm));
+  CollectivePoint point = summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm));
   if (b.settings.check) point.wrong = count_wrong(b, pristine, buffer);
   return point;
 }

@@ -1,28 +1,15 @@
 #include "results/results_store.h"
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 
 #include "common/input_error.h"
+#include "common/utc_time.h"
 #include "results/file_writing.h"
 
 namespace harness {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string utc_stamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
-  return text;
-}
-
-}  // namespace
 
 ResultsStore ResultsStore::create(const std::string& base, const std::string& name) {
   const fs::path parent = fs::path(base) / name;
@@ -30,7 +17,7 @@ ResultsStore ResultsStore::create(const std::string& base, const std::string& na
   fs::create_directories(parent, error);
   if (error)
     throw InputError(parent.string() + ": cannot create the results folder: " + error.message());
-  const std::string stamp = utc_stamp();
+  const std::string stamp = utc_time("%Y%m%dT%H%M%SZ");
   for (int attempt = 0;; ++attempt) {
     const fs::path candidate =
         parent / (attempt == 0 ? stamp : stamp + "-" + std::to_string(attempt));

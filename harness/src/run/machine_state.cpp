@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "run/run_metadata.h"
+#include "common/utc_time.h"
 
 namespace harness {
 namespace {

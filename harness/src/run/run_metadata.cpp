@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/build_info.h"
+#include "common/utc_time.h"
 #include "mpi/mpi_check.h"
 #include "mpi/mpi_runtime.h"
 #include "train/libtorch_version.h"
@@ -98,15 +99,6 @@ Json plugin_list(const PluginRegistry& plugins) {
 }
 
 }  // namespace
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 Json collect_run_metadata(const Experiment& experiment, const std::vector<std::string>& command,
                           const PluginRegistry& plugins, MPI_Comm world) {

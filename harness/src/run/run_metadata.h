@@ -16,7 +16,4 @@ namespace harness {
 Json collect_run_metadata(const Experiment& experiment, const std::vector<std::string>& command,
                           const PluginRegistry& plugins, MPI_Comm world);
 
-// ISO-8601 UTC time now.
-std::string utc_now();
-
 }  // namespace harness

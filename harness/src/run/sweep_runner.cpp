@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "common/utc_time.h"
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
 #include "record/trial_record.h"

@@ -31,7 +31,7 @@ const Schema& collective_settings_schema() {
        "loop: each sample is a loop of back-to-back calls divided by their number (IMB, OSU, "
        "nccl-tests); per_iteration: each sample is one call started after a barrier (its "
        "distribution, barrier-exit skew included)"},
-      {"noise_cv_threshold", T::kNumber, 0.3, 0, 1e6, false, {},
+      {"noise_cv_threshold", T::kNumber, 0.5, 0, 1e6, false, {},
        "mark a size (and its trial) noisy when the cv of its samples exceeds this"},
       {"check", T::kBoolean, true, -inf, inf, false, {},
        "verify results against deterministic per-rank data (#wrong)"},

@@ -84,7 +84,7 @@ const Schema& train_settings_schema() {
        "the loss curves and detection metrics do not"},
       {"max_timing_steps", T::kInteger, 200000, 5, 1e9, false, {},
        "cap on the timing phase's steps"},
-      {"noise_cv_threshold", T::kNumber, 0.5, 0, 1e6, false, {},
+      {"noise_cv_threshold", T::kNumber, 0.75, 0, 1e6, false, {},
        "mark the trial noisy when the cv of its (slowest-rank) step times exceeds this"},
   };
   // clang-format on

@@ -41,7 +41,7 @@ struct TrainSettings {
   int threads = 1;
   double min_time_s = 1;  // the timing phase's length, at least
   std::uint64_t max_timing_steps = 200000;
-  double noise_cv_threshold = 0.5;
+  double noise_cv_threshold = 0.75;
 };
 
 LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument

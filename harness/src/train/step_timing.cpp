@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "metrics/statistics.h"
+#include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
 
 namespace harness {
@@ -30,14 +31,6 @@ std::vector<RankMedians> gather_medians(const StepSamples& samples, MPI_Comm com
   check_mpi(MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, comm),
             "MPI_Gather");
   return all;
-}
-
-std::vector<double> slowest_per_step(const std::vector<double>& seconds, MPI_Comm comm) {
-  std::vector<double> slowest(seconds.size());
-  check_mpi(MPI_Allreduce(seconds.data(), slowest.data(), static_cast<int>(seconds.size()),
-                          MPI_DOUBLE, MPI_MAX, comm),
-            "MPI_Allreduce");
-  return slowest;
 }
 
 Json without_steps() {
@@ -101,11 +94,9 @@ Json summarise_step_timing(const StepSamples& samples, const TrainSettings& sett
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   if (samples.steps() == 0) return rank == 0 ? without_steps() : Json::object();
-  const auto slowest = slowest_per_step(samples.total_s, comm);
+  const auto slowest = max_over_ranks(samples.total_s, comm);
   const auto ranks = gather_medians(samples, comm, size);
-  double wall = samples.wall_seconds;
-  check_mpi(MPI_Allreduce(&samples.wall_seconds, &wall, 1, MPI_DOUBLE, MPI_MAX, comm),
-            "MPI_Allreduce");
+  const double wall = max_over_ranks(samples.wall_seconds, comm);
   if (rank != 0) return Json::object();
   return describe(summarise(slowest), ranks, samples, wall, settings);
 }

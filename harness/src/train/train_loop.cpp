@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mpi/mpi_check.h"
+#include "mpi/max_over_ranks.h"
 #include "train/data_tensor.h"
 #include "train/optimizer_factory.h"
 
@@ -20,12 +20,6 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 void check(const plugin::Status& status, const char* what) {
   if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
-}
-
-double agreed_max(double value, MPI_Comm comm) {
-  double most = value;
-  check_mpi(MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-  return most;
 }
 
 }  // namespace
@@ -168,7 +162,7 @@ StepSamples TrainingLoop::time_steps() {
     time_round(order, std::min<std::size_t>(round, settings_.max_timing_steps - samples.steps()),
                &samples);
     // Every rank decides on the slowest rank's numbers, so all run the same steps.
-    const double timed = agreed_max(seconds_between(started, Clock::now()), context_.comm);
+    const double timed = max_over_ranks(seconds_between(started, Clock::now()), context_.comm);
     if (timed >= settings_.min_time_s) break;
     const double per_step = timed / static_cast<double>(samples.steps());
     round = static_cast<std::size_t>(std::ceil((settings_.min_time_s - timed) / per_step)) + 1;
