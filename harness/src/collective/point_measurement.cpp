@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "loader/plugin_call.h"
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
@@ -21,10 +22,6 @@ using Clock = std::chrono::steady_clock;
 // before it are small beside it (IMB and OSU size their loops the same way).
 constexpr double kLoopSampleSeconds = 1e-3;
 constexpr int kMaxCallsPerSample = 1 << 20;
-
-void check(const plugin::Status& status, const char* what) {
-  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
-}
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -43,7 +40,7 @@ plugin::BufferView view_of(at::Tensor& buffer, const PointBenchmark& b) {
 }
 
 void call(const PointBenchmark& b, const plugin::BufferView& view) {
-  check(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
+  throw_if_failed(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
 }
 
 // Warm-up calls; returns the slowest rank's median seconds per call (every rank the same).
@@ -54,7 +51,7 @@ double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     call(b, view);
-    check(b.communicator.synchronize(), "synchronize");
+    throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
   return max_over_ranks(percentile(seconds, 50), b.context.comm);
@@ -90,7 +87,7 @@ std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, Samp
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     for (int i = 0; i < plan.calls_per_sample; ++i) call(b, view);
-    check(b.communicator.synchronize(), "synchronize");
+    throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0) / plan.calls_per_sample);
   }
   return seconds;
@@ -103,11 +100,11 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     buffer.copy_(pristine);
-    check(b.communicator.synchronize(), "synchronize");
+    throw_if_failed(b.communicator.synchronize(), "synchronize");
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     call(b, view);
-    check(b.communicator.synchronize(), "synchronize");
+    throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
   return seconds;
@@ -118,7 +115,7 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
 long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
   buffer.copy_(pristine);
   call(b, view_of(buffer, b));
-  check(b.communicator.synchronize(), "synchronize");
+  throw_if_failed(b.communicator.synchronize(), "synchronize");
   const auto expected =
       b.op.expected(buffer.numel(), b.context.size, b.settings.reduce, buffer.options());
   const auto error =

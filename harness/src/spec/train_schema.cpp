@@ -72,7 +72,7 @@ const Schema& train_settings_schema() {
       {"max_steps", T::kInteger, 0, 0, 1e12, false, {},
        "stop after this many steps (0: no limit)"},
       {"warmup_steps", T::kInteger, 5, 0, 1e12, false, {},
-       "first steps left out of timing (not an lr warm-up)"},
+       "untimed steps opening the timing phase (not an lr warm-up)"},
       {"target_loss", T::kNumberOrNull, nullptr, 0, inf, false, {},
        "report steps and seconds until the 10-step moving mean of the global loss reaches it"},
       {"threshold_percentile", T::kNumber, 95.0, 0, 100, true, {},

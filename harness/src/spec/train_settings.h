@@ -35,7 +35,7 @@ struct TrainSettings {
   std::size_t batch_size = 32;
   std::uint64_t epochs = 5;
   std::uint64_t max_steps = 0;     // 0: no limit
-  std::uint64_t warmup_steps = 5;  // left out of timing
+  std::uint64_t warmup_steps = 5;  // untimed steps opening the timing phase
   std::optional<double> target_loss;
   double threshold_percentile = 95;
   int threads = 1;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "data/windowing.h"
+#include "loader/plugin_call.h"
 #include "metrics/detection_metrics.h"
 #include "metrics/statistics.h"
 #include "train/data_tensor.h"
@@ -15,22 +16,18 @@ namespace {
 
 constexpr int64_t kScoringBatch = 4096;
 
-void check(const plugin::Status& status, const char* what) {
-  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
-}
-
 // Per-sample mean squared reconstruction error, in batches, without gradients.
 std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data,
                                    const c10::Device& device) {
   torch::NoGradGuard no_grad;
-  check(model.set_training(false), "model eval mode");
+  throw_if_failed(model.set_training(false), "model eval mode");
   auto all = as_tensor(data, device);
   std::vector<double> scores;
   scores.reserve(data.rows());
   for (int64_t start = 0; start < all.size(0); start += kScoringBatch) {
     auto x = all.narrow(0, start, std::min(kScoringBatch, all.size(0) - start));
     at::Tensor reconstruction;
-    check(model.forward(x, &reconstruction), "model forward");
+    throw_if_failed(model.forward(x, &reconstruction), "model forward");
     auto errors = (reconstruction - x)
                       .pow(2)
                       .flatten(1)
@@ -40,7 +37,7 @@ std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data
     scores.insert(scores.end(), errors.data_ptr<double>(),
                   errors.data_ptr<double>() + errors.numel());
   }
-  check(model.set_training(true), "model train mode");
+  throw_if_failed(model.set_training(true), "model train mode");
   return scores;
 }
 

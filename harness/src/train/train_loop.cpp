@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "loader/plugin_call.h"
 #include "mpi/max_over_ranks.h"
 #include "train/data_tensor.h"
 #include "train/optimizer_factory.h"
@@ -16,10 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-void check(const plugin::Status& status, const char* what) {
-  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
 }
 
 }  // namespace
@@ -78,7 +75,7 @@ void TrainingLoop::run_epoch(std::uint64_t epoch) {
   const std::size_t losses_before = outcome_.step_losses.size();
   for (std::size_t start = 0; start < shard.size() && running(); start += settings_.batch_size) {
     const auto rows = static_cast<int64_t>(std::min(settings_.batch_size, shard.size() - start));
-    train_step(order.narrow(0, static_cast<int64_t>(start), rows), rows);
+    train_step(order.narrow(0, static_cast<int64_t>(start), rows));
   }
   // The epoch's loss: the mean of its finite step losses (a diverged step ends the epoch).
   double sum = 0;
@@ -95,15 +92,16 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   const auto t0 = Clock::now();
   auto x = train_.index_select(0, indices);
   at::Tensor reconstruction;
-  check(setup_.model->forward(x, &reconstruction), "model forward");
+  throw_if_failed(setup_.model->forward(x, &reconstruction), "model forward");
   auto loss = torch::mse_loss(reconstruction, x);
   optimizer_->zero_grad();
   loss.backward();
   fusion_.pack_gradients();
   fusion_.set_extra(0, loss);
   const auto t1 = Clock::now();
-  check(communicator_.allreduce(fusion_.view(), {plugin::ReduceOp::kAvg, nullptr}), "allreduce");
-  check(communicator_.synchronize(), "synchronize");
+  throw_if_failed(communicator_.allreduce(fusion_.view(), {plugin::ReduceOp::kAvg, nullptr}),
+                  "allreduce");
+  throw_if_failed(communicator_.synchronize(), "synchronize");
   const auto t2 = Clock::now();
   fusion_.unpack_gradients();
   StepResult result;
@@ -117,16 +115,9 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   return result;
 }
 
-void TrainingLoop::train_step(const at::Tensor& indices, int64_t rows) {
+void TrainingLoop::train_step(const at::Tensor& indices) {
   const StepResult step = run_step(indices, schedule_.at(outcome_.steps));
   ++outcome_.steps;
-  if (outcome_.steps > settings_.warmup_steps) {
-    outcome_.phases.compute_s += step.compute_s;
-    outcome_.phases.allreduce_s += step.allreduce_s;
-    outcome_.phases.optimizer_s += step.optimizer_s;
-    ++outcome_.timed_steps;
-    outcome_.timed_samples += static_cast<std::uint64_t>(rows);
-  }
   record_loss(step.global_loss);
 }
 
@@ -155,6 +146,8 @@ StepSamples TrainingLoop::time_steps() {
           .to(setup_.device);
   StepSamples samples;
   samples.samples_per_step = std::min(settings_.batch_size, shard.size());
+  for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i)
+    run_step(next_timing_batch(order, samples.samples_per_step), schedule_.peak());
   constexpr std::size_t kMinimumSteps = 5;
   const auto started = Clock::now();
   std::size_t round = kMinimumSteps;
@@ -164,22 +157,26 @@ StepSamples TrainingLoop::time_steps() {
     // Every rank decides on the slowest rank's numbers, so all run the same steps.
     const double timed = max_over_ranks(seconds_between(started, Clock::now()), context_.comm);
     if (timed >= settings_.min_time_s) break;
-    const double per_step = timed / static_cast<double>(samples.steps());
+    const double per_step = std::max(timed / static_cast<double>(samples.steps()), 1e-9);
     round = static_cast<std::size_t>(std::ceil((settings_.min_time_s - timed) / per_step)) + 1;
   }
   samples.wall_seconds = seconds_between(started, Clock::now());
   return samples;
 }
 
-// Full batches only, cycling through the shard, at the schedule's peak learning rate.
-void TrainingLoop::time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples) {
-  const std::size_t batch = samples->samples_per_step;
+// Full batches only, cycling through the shard.
+at::Tensor TrainingLoop::next_timing_batch(const at::Tensor& order, std::size_t batch) {
   const std::size_t batches =
       std::max<std::size_t>(1, static_cast<std::size_t>(order.size(0)) / batch);
+  const auto start = static_cast<int64_t>((next_timing_batch_++ % batches) * batch);
+  return order.narrow(0, start, static_cast<int64_t>(batch));
+}
+
+// At the schedule's peak learning rate.
+void TrainingLoop::time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples) {
   for (std::size_t i = 0; i < steps; ++i) {
-    const auto start = static_cast<int64_t>((next_timing_batch_++ % batches) * batch);
     const StepResult step =
-        run_step(order.narrow(0, start, static_cast<int64_t>(batch)), schedule_.peak());
+        run_step(next_timing_batch(order, samples->samples_per_step), schedule_.peak());
     samples->compute_s.push_back(step.compute_s);
     samples->allreduce_s.push_back(step.allreduce_s);
     samples->optimizer_s.push_back(step.optimizer_s);

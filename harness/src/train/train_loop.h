@@ -19,7 +19,6 @@
 #include "train/distributed_sampler.h"
 #include "train/fusion_buffer.h"
 #include "train/lr_schedule.h"
-#include "train/phase_times.h"
 #include "train/training_setup.h"
 #include "trial/trial_context.h"
 
@@ -33,9 +32,6 @@ struct TrainOutcome {
   TrialStatus status = TrialStatus::kOk;  // kDiverged when the global loss stopped being finite
   std::string reason;
   std::uint64_t steps = 0;
-  std::uint64_t timed_steps = 0;  // steps after the warm-up steps
-  std::uint64_t timed_samples = 0;
-  PhaseTimes phases;  // of the timed steps
   std::size_t steps_per_epoch = 0;
   double peak_lr = 0;
   std::uint64_t lr_warmup_steps = 0;
@@ -70,16 +66,17 @@ class TrainingLoop {
   // plugin call fails.
   TrainOutcome train();
 
-  // Collective: full batches of the first epoch's shard, round after round, until the
-  // slowest rank has timed settings.min_time_s (at least 5 steps, at most max_timing_steps).
-  // Changes the parameters: run it after evaluation.
+  // Collective: full batches of the first epoch's shard — settings.warmup_steps untimed, then
+  // round after round until the slowest rank has timed settings.min_time_s (at least 5 steps,
+  // at most max_timing_steps). Changes the parameters: run it after evaluation.
   StepSamples time_steps();
 
  private:
   struct StepResult;
   StepResult run_step(const at::Tensor& indices, double lr);
   void run_epoch(std::uint64_t epoch);
-  void train_step(const at::Tensor& indices, int64_t rows);
+  void train_step(const at::Tensor& indices);
+  at::Tensor next_timing_batch(const at::Tensor& order, std::size_t batch);
   void record_loss(double global_loss);
   void time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples);
   std::size_t steps_per_epoch() const;

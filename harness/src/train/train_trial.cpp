@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "common/hashing.h"
+#include "loader/plugin_call.h"
 #include "record/trial_record.h"
 #include "train/evaluation.h"
 #include "train/fusion_buffer.h"
@@ -18,10 +19,6 @@ namespace harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void check(const plugin::Status& status, const char* what) {
-  if (!status.is_ok()) throw std::runtime_error(std::string(what) + ": " + status.message());
-}
 
 // Collective: on any rank's problem every rank returns it.
 GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
@@ -39,8 +36,8 @@ GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
 // Horovod's broadcast_parameters: everyone starts from rank 0's initial weights.
 void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& communicator) {
   fusion.pack_values();
-  check(communicator.broadcast(fusion.view(), 0), "broadcast");
-  check(communicator.synchronize(), "synchronize");
+  throw_if_failed(communicator.broadcast(fusion.view(), 0), "broadcast");
+  throw_if_failed(communicator.synchronize(), "synchronize");
   fusion.unpack_values();
 }
 
@@ -68,7 +65,6 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
              {"peak", outcome.peak_lr},
              {"warmup_steps", outcome.lr_warmup_steps}};
   r["steps"] = outcome.steps;
-  r["timed_steps"] = outcome.timed_steps;
   r["steps_per_epoch"] = outcome.steps_per_epoch;
   r["epochs_completed"] = outcome.epoch_losses.size();
   r["bytes_reduced_per_step"] = bytes_per_step;
@@ -89,6 +85,7 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
 // Rank 0 only: the timing phase's figures and the evaluation join the record.
 void write_measurements(const Json& timing, const Json& evaluation, Json* record) {
   Json& r = *record;
+  r["timed_steps"] = timing["timing"]["steps"];
   for (const char* key : {"throughput", "step_time_ms", "timing", "noisy"}) r[key] = timing[key];
   if (evaluation.is_null()) return;
   r["loss"]["validation"] = evaluation["validation_loss"];

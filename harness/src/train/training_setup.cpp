@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "data/data_cache.h"
+#include "loader/plugin_call.h"
 #include "mpi/trial_groups.h"
 #include "spec/model_params.h"
 #include "train/model_factory.h"
@@ -24,8 +25,7 @@ TrainingSetup set_up_training(const TrainSettings& settings, std::uint64_t seed,
       *setup.model_plugin,
       model_params_for(settings.model_params, setup.data->features, setup.data->window));
   if (backend.on_cuda) setup.device = c10::Device(c10::kCUDA, local_rank(context.comm));
-  const plugin::Status moved = setup.model->to_device(setup.device);
-  if (!moved.is_ok()) throw std::runtime_error("model to device: " + moved.message());
+  throw_if_failed(setup.model->to_device(setup.device), "model to device");
   return setup;
 }
 
