@@ -209,6 +209,30 @@ TEST_P(Conformance, InvalidArgumentsGiveErrorsNotCrashes) {
   }
 }
 
+// Ranks reduce buffers whose addresses differ from rank to rank and call to call (a benchmark
+// reallocating per size, buckets): rank 0 reuses one buffer, the others take a new one each
+// call. A backend that caches per-buffer state by address must still make matching calls.
+TEST_P(Conformance, BuffersAtDifferentAddressesOnEachRank) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  const int rank = world_rank();
+  constexpr std::size_t kCount = 64;
+  std::vector<float> reused(kCount);
+  std::vector<std::vector<float>> fresh;
+  for (int call = 0; call < 4; ++call) {
+    fresh.emplace_back(kCount);
+    std::vector<float>& data = rank == 0 ? reused : fresh.back();
+    std::fill(data.begin(), data.end(), static_cast<float>(rank + call));
+    const plugin::Status status =
+        communicator->allreduce({data.data(), kCount, plugin::DType::kFloat32}, {});
+    ASSERT_TRUE(status.is_ok()) << status.message();
+    float expected = 0;
+    for (int r = 0; r < world_size(); ++r) expected += static_cast<float>(r + call);
+    EXPECT_EQ(data.front(), expected) << "call " << call;
+    EXPECT_EQ(data.back(), expected) << "call " << call;
+  }
+}
+
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
   auto communicator = create_communicator(*handle_, params_);
   float value = 1;

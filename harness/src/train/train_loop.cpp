@@ -139,20 +139,14 @@ void TrainingLoop::record_loss(double global_loss) {
 }
 
 StepSamples TrainingLoop::time_steps() {
-  sampler_.set_epoch(0);
-  auto shard = sampler_.indices();
-  const auto order =
-      torch::from_blob(shard.data(), {static_cast<int64_t>(shard.size())}, torch::kInt64)
-          .to(setup_.device);
   StepSamples samples;
-  samples.samples_per_step = std::min(settings_.batch_size, shard.size());
-  for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i)
-    run_step(next_timing_batch(order, samples.samples_per_step), schedule_.peak());
+  samples.samples_per_step = timing_batch_size();
+  for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i) timing_step();
   constexpr std::size_t kMinimumSteps = 5;
   const auto started = Clock::now();
   std::size_t round = kMinimumSteps;
   while (samples.steps() < settings_.max_timing_steps) {
-    time_round(order, std::min<std::size_t>(round, settings_.max_timing_steps - samples.steps()),
+    time_round(std::min<std::size_t>(round, settings_.max_timing_steps - samples.steps()),
                &samples);
     // Every rank decides on the slowest rank's numbers, so all run the same steps.
     const double timed = max_over_ranks(seconds_between(started, Clock::now()), context_.comm);
@@ -164,19 +158,30 @@ StepSamples TrainingLoop::time_steps() {
   return samples;
 }
 
-// Full batches only, cycling through the shard.
-at::Tensor TrainingLoop::next_timing_batch(const at::Tensor& order, std::size_t batch) {
-  const std::size_t batches =
-      std::max<std::size_t>(1, static_cast<std::size_t>(order.size(0)) / batch);
-  const auto start = static_cast<int64_t>((next_timing_batch_++ % batches) * batch);
-  return order.narrow(0, start, static_cast<int64_t>(batch));
+void TrainingLoop::timing_step() { run_step(next_timing_batch(), schedule_.peak()); }
+
+std::size_t TrainingLoop::timing_batch_size() const {
+  return std::min(settings_.batch_size, sampler_.shard_size());
 }
 
-// At the schedule's peak learning rate.
-void TrainingLoop::time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples) {
+at::Tensor TrainingLoop::next_timing_batch() {
+  if (!timing_order_.defined()) {
+    sampler_.set_epoch(0);
+    auto shard = sampler_.indices();
+    timing_order_ =
+        torch::from_blob(shard.data(), {static_cast<int64_t>(shard.size())}, torch::kInt64)
+            .to(setup_.device, /*non_blocking=*/false, /*copy=*/true);
+  }
+  const std::size_t batch = timing_batch_size();
+  const std::size_t batches =
+      std::max<std::size_t>(1, static_cast<std::size_t>(timing_order_.size(0)) / batch);
+  const auto start = static_cast<int64_t>((next_timing_batch_++ % batches) * batch);
+  return timing_order_.narrow(0, start, static_cast<int64_t>(batch));
+}
+
+void TrainingLoop::time_round(std::size_t steps, StepSamples* samples) {
   for (std::size_t i = 0; i < steps; ++i) {
-    const StepResult step =
-        run_step(next_timing_batch(order, samples->samples_per_step), schedule_.peak());
+    const StepResult step = run_step(next_timing_batch(), schedule_.peak());
     samples->compute_s.push_back(step.compute_s);
     samples->allreduce_s.push_back(step.allreduce_s);
     samples->optimizer_s.push_back(step.optimizer_s);

@@ -71,14 +71,19 @@ class TrainingLoop {
   // at most max_timing_steps). Changes the parameters: run it after evaluation.
   StepSamples time_steps();
 
+  // One step of the timing phase, untimed: the next full batch of epoch 0's shard at the
+  // peak learning rate. For benchmarks that time steps themselves (bench/models).
+  void timing_step();
+
  private:
   struct StepResult;
   StepResult run_step(const at::Tensor& indices, double lr);
   void run_epoch(std::uint64_t epoch);
   void train_step(const at::Tensor& indices);
-  at::Tensor next_timing_batch(const at::Tensor& order, std::size_t batch);
+  at::Tensor next_timing_batch();
+  std::size_t timing_batch_size() const;
   void record_loss(double global_loss);
-  void time_round(const at::Tensor& order, std::size_t steps, StepSamples* samples);
+  void time_round(std::size_t steps, StepSamples* samples);
   std::size_t steps_per_epoch() const;
   std::uint64_t lr_warmup_steps() const;
   bool running() const;
@@ -95,6 +100,7 @@ class TrainingLoop {
   MovingMean recent_{10};  // the target is judged on the 10-step moving mean
   TrainOutcome outcome_;
   std::chrono::steady_clock::time_point started_;
+  at::Tensor timing_order_;  // epoch 0's shard, on the device, once the timing phase starts
   std::size_t next_timing_batch_ = 0;
 };
 

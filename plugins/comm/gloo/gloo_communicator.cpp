@@ -6,9 +6,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
-#include <tuple>
+#include <utility>
 
 #include <gloo/allreduce_bcube.h>
 #include <gloo/allreduce_halving_doubling.h>
@@ -201,16 +202,29 @@ class GlooCommunicator final : public plugin::Communicator {
                                 {DType::kFloat32, DType::kFloat64, DType::kFloat16});
   }
 
-  // gloo algorithms register their buffers when built, so one is built per (pointer, count,
-  // dtype) and reused: training reduces the same fusion buffer every step.
+  // A gloo algorithm registers its buffer and takes the context's next slot when built, so
+  // every rank must build the same algorithms in the same order. The cache is therefore keyed
+  // by what every rank agrees on, (count, dtype), never by the caller's pointer (ranks free and
+  // reallocate buffers at different addresses: a pointer key made one rank reuse an algorithm
+  // while another built one, and both waited until the timeout). Each algorithm owns a staging
+  // buffer the caller's data is copied through; training reuses it every step.
+  struct BoundAlgorithm {
+    std::unique_ptr<unsigned char[]> staging;
+    std::unique_ptr<gloo::Algorithm> algorithm;
+  };
+
   template <class T>
   void run(const BufferView& buffer, plugin::ReduceOp op) {
     if (size_ > 1) {
-      const auto key = std::make_tuple(buffer.data, buffer.count, static_cast<int>(buffer.dtype));
-      auto& algorithm = algorithms_[key];
-      if (!algorithm)
-        algorithm = make_algorithm<T>(static_cast<T*>(buffer.data), static_cast<int>(buffer.count));
-      algorithm->run();
+      auto& bound = algorithms_[std::make_pair(buffer.count, static_cast<int>(buffer.dtype))];
+      if (!bound.algorithm) {
+        bound.staging = std::make_unique<unsigned char[]>(buffer.bytes());
+        bound.algorithm = make_algorithm<T>(reinterpret_cast<T*>(bound.staging.get()),
+                                            static_cast<int>(buffer.count));
+      }
+      std::memcpy(bound.staging.get(), buffer.data, buffer.bytes());
+      bound.algorithm->run();
+      std::memcpy(buffer.data, bound.staging.get(), buffer.bytes());
     }
     if (op == plugin::ReduceOp::kAvg && size_ > 1) scale<T>(buffer.data, buffer.count, size_);
   }
@@ -235,7 +249,7 @@ class GlooCommunicator final : public plugin::Communicator {
   bool failed_ = false;
   MPI_Comm leave_comm_ = MPI_COMM_NULL;
   std::shared_ptr<gloo::rendezvous::Context> context_;
-  std::map<std::tuple<void*, std::size_t, int>, std::unique_ptr<gloo::Algorithm>> algorithms_;
+  std::map<std::pair<std::size_t, int>, BoundAlgorithm> algorithms_;  // by (count, dtype)
 };
 
 }  // namespace harness::plugins

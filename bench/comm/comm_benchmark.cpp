@@ -1,0 +1,173 @@
+// Allreduce through each communicator plugin, and the same library called directly (an
+// MPI_Allreduce loop; a gloo AllreduceRing loop on the plugin's device and rendezvous), fp32
+// sum, 4 B to 64 MB. Runs under mpirun (scripts/comm_benchmark); every rank makes the same
+// calls (collective_benchmark.h) and rank 0 reports. After Google Benchmark's table, the
+// plugin/direct time ratio per size with its uncertainty and the latency the plugin adds.
+#include <mpi.h>
+
+#include <gloo/allreduce_ring.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/transport/tcp/device.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collective_benchmark.h"
+#include "loader/plugin_call.h"
+#include "loader/plugin_registry.h"
+#include "mpi_store.h"
+#include "paired_ratio_reporter.h"
+#include "trial/backend_join.h"
+
+namespace {
+
+using harness::bench::CollectiveState;
+using harness::plugin::BufferView;
+using harness::plugin::DType;
+
+constexpr std::int64_t kMinBytes = 4;
+constexpr std::int64_t kMaxBytes = std::int64_t{64} << 20;
+
+struct World {
+  int rank = 0;
+  int size = 1;
+};
+
+World world() {
+  World w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+  return w;
+}
+
+// Communicators are joined once, on first use (every rank runs the body at the same time),
+// and closed before MPI_Finalize.
+class Backends {
+ public:
+  Backends() : registry_(harness::PluginRegistry::discover(harness::plugin_search_path({}))) {}
+
+  // nullptr with `why` set when the backend cannot run here (e.g. NCCL without a GPU).
+  harness::plugin::Communicator* get(const std::string& name, const harness::Json& params,
+                                     std::string* why) {
+    const std::string key = name + params.dump();
+    auto it = joined_.find(key);
+    if (it == joined_.end()) {
+      const World w = world();
+      harness::TrialContext job{MPI_COMM_WORLD, w.rank, w.size, &registry_, nullptr};
+      it = joined_
+               .emplace(key, harness::join_backend(job, name, params, DType::kFloat32,
+                                                   /*cuda_available=*/false))
+               .first;
+    }
+    *why = it->second.problem.reason;
+    return it->second.problem.any() ? nullptr : it->second.communicator.get();
+  }
+
+  std::shared_ptr<gloo::rendezvous::Context> gloo_context() {
+    if (gloo_context_) return gloo_context_;
+    const World w = world();
+    gloo::transport::tcp::attr attr;
+    attr.hostname = "127.0.0.1";
+    auto device = gloo::transport::tcp::CreateDevice(attr);
+    gloo_context_ = std::make_shared<gloo::rendezvous::Context>(w.rank, w.size);
+    harness::plugins::MpiStore store(MPI_COMM_WORLD, std::chrono::seconds(30));
+    gloo_context_->connectFullMesh(store, device);
+    store.finish();
+    return gloo_context_;
+  }
+
+  void close() {
+    joined_.clear();
+    gloo_context_.reset();
+  }
+
+ private:
+  harness::PluginRegistry registry_;
+  std::map<std::string, harness::JoinedBackend> joined_;
+  std::shared_ptr<gloo::rendezvous::Context> gloo_context_;
+};
+
+Backends& backends() {
+  static Backends instance;
+  return instance;
+}
+
+// nccl-tests' bus bandwidth: what each link carries, comparable across world sizes.
+void report(CollectiveState& state, std::int64_t bytes) {
+  const int size = world().size;
+  const double bus_factor = size > 1 ? 2.0 * (size - 1) / size : 1.0;
+  state.set_bytes_processed(bytes);
+  state.set_counter("busbw", static_cast<double>(bytes) * bus_factor, /*per_second=*/true);
+}
+
+std::vector<float> message(std::int64_t bytes) {
+  return std::vector<float>(static_cast<std::size_t>(bytes) / sizeof(float), 1.0f);
+}
+
+void plugin_allreduce(CollectiveState& state, const std::string& backend,
+                      const harness::Json& params) {
+  std::string why;
+  auto* communicator = backends().get(backend, params, &why);
+  if (!communicator) return state.skip(why);
+  auto buffer = message(state.arg());
+  const BufferView view{buffer.data(), buffer.size(), DType::kFloat32};
+  state.loop([&] { harness::throw_if_failed(communicator->allreduce(view, {}), "allreduce"); });
+  report(state, state.arg());
+}
+
+void direct_mpi_allreduce(CollectiveState& state) {
+  auto buffer = message(state.arg());
+  state.loop([&] {
+    MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(buffer.size()), MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+  });
+  report(state, state.arg());
+}
+
+void direct_gloo_ring(CollectiveState& state) {
+  auto buffer = message(state.arg());
+  gloo::AllreduceRing<float> ring(backends().gloo_context(), {buffer.data()},
+                                  static_cast<int>(buffer.size()));
+  state.loop([&] { ring.run(); });
+  report(state, state.arg());
+}
+
+void register_sizes(benchmark::internal::Benchmark* benchmark) {
+  benchmark->RangeMultiplier(16)->Range(kMinBytes, kMaxBytes)->UseRealTime()->Unit(
+      benchmark::kMicrosecond);
+}
+
+void register_benchmarks() {
+  using harness::bench::register_collective;
+  using harness::Json;
+  const auto plugin = [](const char* name, const char* backend, Json params) {
+    register_sizes(register_collective(name, [backend, params](CollectiveState& state) {
+      plugin_allreduce(state, backend, params);
+    }));
+  };
+  register_sizes(register_collective("allreduce/mpi/direct", direct_mpi_allreduce));
+  plugin("allreduce/mpi/plugin", "mpi", Json::object());
+  register_sizes(register_collective("allreduce/gloo_ring/direct", direct_gloo_ring));
+  plugin("allreduce/gloo_ring/plugin", "gloo", Json{{"algorithm", "ring"}});
+  plugin("allreduce/gloo_halving_doubling/plugin", "gloo",
+         Json{{"algorithm", "halving_doubling"}});
+  plugin("allreduce/ring/plugin", "ring", Json::object());
+  plugin("allreduce/nccl/plugin", "nccl", Json::object());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  benchmark::Initialize(&argc, argv);
+  register_benchmarks();
+  harness::bench::PairedRatioReporter reporter("plugin", "direct",
+                                               "targets: ratio <= 1.05, added <= 1 us at 4 B");
+  harness::bench::run_collective_benchmarks(&reporter);
+  backends().close();
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,186 @@
+// One training step per model plugin at world 1 (forward, backward, fusion pack, allreduce
+// through the mpi plugin, unpack, optimizer), exactly as a train trial's timing phase runs it,
+// beside the same model stepped by a bare LibTorch loop (forward, MSE, backward, Adam) on the
+// same data: the harness-over-bare time ratio says what the harness costs per step.
+// Run by scripts/benchmark models (one process; MPI starts as a singleton).
+#include <mpi.h>
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/data_cache.h"
+#include "loader/plugin_call.h"
+#include "loader/plugin_registry.h"
+#include "paired_ratio_reporter.h"
+#include "run/trial_kinds.h"
+#include "spec/experiment.h"
+#include "spec/model_params.h"
+#include "spec/train_settings.h"
+#include "spec/trial_expansion.h"
+#include "train/data_tensor.h"
+#include "train/fusion_buffer.h"
+#include "train/model_factory.h"
+#include "train/train_loop.h"
+#include "train/training_setup.h"
+#include "trial/backend_join.h"
+
+namespace {
+
+using harness::Json;
+
+// The models and batch sizes measured: the seed's autoencoder on tabular data, the sequence
+// models on windows of a synthetic series, each at a small and a large batch.
+constexpr const char* kExperiment = R"({
+  "name": "model_step_benchmark",
+  "seed": 1,
+  "kind": "train",
+  "settings": {"backend": "mpi", "optimizer": {"name": "adam", "lr": 0.001}, "epochs": 1},
+  "sweep": {
+    "model, model_params, dataset": [
+      ["autoencoder", {"hidden": [10, 3], "activation": "relu"},
+       {"kind": "synthetic", "rows": 4096, "dim": 20}],
+      ["lstm", {"hidden_size": 32, "latent_size": 8},
+       {"kind": "synthetic_series", "length": 4096, "dim": 4, "window": 16, "stride": 1}],
+      ["transformer", {"d_model": 32, "heads": 4, "layers": 1, "feedforward": 64, "latent_size": 8},
+       {"kind": "synthetic_series", "length": 4096, "dim": 4, "window": 16, "stride": 1}]
+    ],
+    "batch_size": [32, 256]
+  }
+})";
+
+struct Process {
+  harness::PluginRegistry plugins =
+      harness::PluginRegistry::discover(harness::plugin_search_path({}));
+  harness::DataCache data;
+  harness::TrialContext context{MPI_COMM_WORLD, 0, 1, &plugins, &data};
+};
+
+// A train trial's objects, built once and stepped by the harness benchmark.
+struct HarnessStep {
+  HarnessStep(const harness::TrainSettings& settings, std::uint64_t seed, Process& process)
+      : backend(harness::join_backend(process.context, settings.backend, settings.backend_params,
+                                      harness::plugin::DType::kFloat32, false)),
+        setup(checked_setup(settings, seed, process)),
+        fusion(setup.model->parameters(), /*extra_slots=*/1),
+        loop(settings, seed, process.context, setup, *backend.communicator, fusion) {}
+
+  harness::TrainingSetup checked_setup(const harness::TrainSettings& settings, std::uint64_t seed,
+                                       Process& process) {
+    if (backend.problem.any()) throw std::runtime_error(backend.problem.reason);
+    return harness::set_up_training(settings, seed, process.context, backend);
+  }
+
+  harness::JoinedBackend backend;
+  harness::TrainingSetup setup;
+  harness::FusionBuffer fusion;
+  harness::TrainingLoop loop;
+};
+
+// The same model (a fresh instance, same seed) and data, stepped by plain LibTorch.
+struct BareStep {
+  BareStep(const harness::TrainSettings& settings, const harness::TrainingSetup& harness_setup)
+      : model(harness::create_model(
+            *harness_setup.model_plugin,
+            harness::model_params_for(settings.model_params, harness_setup.data->features,
+                                      harness_setup.data->window))),
+        data(as_batches(harness_setup, settings.batch_size)),
+        optimizer(model->parameters(), torch::optim::AdamOptions(settings.optimizer.lr)) {}
+
+  static std::vector<at::Tensor> as_batches(const harness::TrainingSetup& setup,
+                                            std::size_t batch) {
+    auto all = harness::as_tensor(setup.data->train, c10::kCPU);
+    std::vector<at::Tensor> batches;
+    for (int64_t start = 0; start + static_cast<int64_t>(batch) <= all.size(0);
+         start += static_cast<int64_t>(batch))
+      batches.push_back(all.narrow(0, start, static_cast<int64_t>(batch)).contiguous());
+    return batches;
+  }
+
+  void step() {
+    const at::Tensor& x = data[next++ % data.size()];
+    at::Tensor reconstruction;
+    harness::throw_if_failed(model->forward(x, &reconstruction), "model forward");
+    auto loss = torch::mse_loss(reconstruction, x);
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  }
+
+  std::shared_ptr<harness::plugin::Model> model;
+  std::vector<at::Tensor> data;
+  torch::optim::Adam optimizer;
+  std::size_t next = 0;
+};
+
+Process& process() {
+  static Process instance;
+  return instance;
+}
+
+// One sweep point's two steps, built on first use (the benchmark functions run many times).
+struct Rig {
+  harness::TrainSettings settings;
+  std::uint64_t seed = 0;
+  std::unique_ptr<HarnessStep> harness;
+  std::unique_ptr<BareStep> bare;
+
+  void build() {
+    if (harness) return;
+    torch::manual_seed(seed);
+    harness = std::make_unique<HarnessStep>(settings, seed, process());
+    torch::manual_seed(seed);
+    bare = std::make_unique<BareStep>(settings, harness->setup);
+  }
+};
+
+// Cleared before MPI_Finalize: the mpi plugin's communicator frees MPI objects.
+std::vector<std::unique_ptr<Rig>>& rigs() {
+  static std::vector<std::unique_ptr<Rig>> all;
+  return all;
+}
+
+void count_samples(benchmark::State& state, std::size_t batch) {
+  state.counters["samples_per_s"] = benchmark::Counter(
+      static_cast<double>(batch) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+template <class Step>
+void register_step(const std::string& name, Rig* rig, Step step) {
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [rig, step](benchmark::State& state) {
+                                 rig->build();
+                                 for (auto _ : state) step(*rig);
+                                 count_samples(state, rig->settings.batch_size);
+                               })
+      ->Unit(benchmark::kMicrosecond);
+}
+
+void register_trial(const harness::Trial& trial) {
+  rigs().push_back(std::make_unique<Rig>());
+  Rig* rig = rigs().back().get();
+  rig->settings = harness::parse_train_settings(trial.settings);
+  rig->seed = trial.seed;
+  const std::string prefix = "train_step/" + rig->settings.model;
+  const std::string suffix = "/batch:" + std::to_string(rig->settings.batch_size);
+  register_step(prefix + "/harness" + suffix, rig, [](Rig& r) { r.harness->loop.timing_step(); });
+  register_step(prefix + "/bare" + suffix, rig, [](Rig& r) { r.bare->step(); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  benchmark::Initialize(&argc, argv);
+  torch::set_num_threads(1);
+  const auto experiment = harness::parse_experiment(kExperiment, "model_step_benchmark", {},
+                                                    harness::trial_kind_schemas());
+  for (const auto& trial : harness::expand_trials(experiment)) register_trial(trial);
+  harness::bench::PairedRatioReporter reporter("harness", "bare", "target: ratio <= 1.05");
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  rigs().clear();
+  MPI_Finalize();
+  return 0;
+}
