@@ -136,13 +136,15 @@ void direct_gloo_ring(CollectiveState& state) {
 }
 
 void register_sizes(benchmark::internal::Benchmark* benchmark) {
-  benchmark->RangeMultiplier(16)->Range(kMinBytes, kMaxBytes)->UseRealTime()->Unit(
-      benchmark::kMicrosecond);
+  benchmark->RangeMultiplier(16)
+      ->Range(kMinBytes, kMaxBytes)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
 }
 
 void register_benchmarks() {
-  using harness::bench::register_collective;
   using harness::Json;
+  using harness::bench::register_collective;
   const auto plugin = [](const char* name, const char* backend, Json params) {
     register_sizes(register_collective(name, [backend, params](CollectiveState& state) {
       plugin_allreduce(state, backend, params);
@@ -152,8 +154,7 @@ void register_benchmarks() {
   plugin("allreduce/mpi/plugin", "mpi", Json::object());
   register_sizes(register_collective("allreduce/gloo_ring/direct", direct_gloo_ring));
   plugin("allreduce/gloo_ring/plugin", "gloo", Json{{"algorithm", "ring"}});
-  plugin("allreduce/gloo_halving_doubling/plugin", "gloo",
-         Json{{"algorithm", "halving_doubling"}});
+  plugin("allreduce/gloo_halving_doubling/plugin", "gloo", Json{{"algorithm", "halving_doubling"}});
   plugin("allreduce/ring/plugin", "ring", Json::object());
   plugin("allreduce/nccl/plugin", "nccl", Json::object());
 }

@@ -92,27 +92,27 @@ void lr_schedule(benchmark::State& state) {
 // --- experiments: what every run does before its first trial ------------------------------
 
 void register_experiment(const fs::path& path) {
-  benchmark::RegisterBenchmark(("experiment/parse_expand_validate/" + path.stem().string()).c_str(),
-                               [path](benchmark::State& state) {
-                                 const std::string text = read_text(path);
-                                 const auto kinds = harness::trial_kind_schemas();
-                                 harness::DataCache data;  // loaded once, as in a run
-                                 for (auto _ : state) {
-                                   auto experiment =
-                                       harness::parse_experiment(text, path.string(), {}, kinds);
-                                   auto trials = harness::expand_trials(experiment);
-                                   harness::validate_trials(experiment, trials, plugins(), data,
-                                                            INT_MAX);
-                                   benchmark::DoNotOptimize(trials.data());
-                                 }
-                               })
+  benchmark::RegisterBenchmark(
+      ("experiment/parse_expand_validate/" + path.stem().string()).c_str(),
+      [path](benchmark::State& state) {
+        const std::string text = read_text(path);
+        const auto kinds = harness::trial_kind_schemas();
+        harness::DataCache data;  // loaded once, as in a run
+        for (auto _ : state) {
+          auto experiment = harness::parse_experiment(text, path.string(), {}, kinds);
+          auto trials = harness::expand_trials(experiment);
+          harness::validate_trials(experiment, trials, plugins(), data, INT_MAX);
+          benchmark::DoNotOptimize(trials.data());
+        }
+      })
       ->Unit(benchmark::kMicrosecond);
 }
 
 // --- results: one finished trial made durable ----------------------------------------------
 
 void results_append(benchmark::State& state) {
-  const fs::path fixture = fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl";
+  const fs::path fixture =
+      fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl";
   std::istringstream lines(read_text(fixture));
   std::string first;
   std::getline(lines, first);
@@ -130,8 +130,9 @@ void results_append(benchmark::State& state) {
 void register_benchmarks() {
   register_fusion("autoencoder", Json{{"hidden", {10, 3}}});
   register_fusion("lstm", Json{{"hidden_size", 32}, {"latent_size", 8}});
-  register_fusion("transformer", Json{{"d_model", 32}, {"heads", 4}, {"layers", 1},
-                                      {"feedforward", 64}, {"latent_size", 8}});
+  register_fusion(
+      "transformer",
+      Json{{"d_model", 32}, {"heads", 4}, {"layers", 1}, {"feedforward", 64}, {"latent_size", 8}});
   benchmark::RegisterBenchmark("sampler/epoch_indices", sampler_epoch)
       ->Arg(10000)
       ->Arg(1000000)

@@ -142,20 +142,18 @@ std::vector<std::unique_ptr<Rig>>& rigs() {
 }
 
 void count_samples(benchmark::State& state, std::size_t batch) {
-  state.counters["samples_per_s"] = benchmark::Counter(
-      static_cast<double>(batch) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate);
+  state.counters["samples_per_s"] =
+      benchmark::Counter(static_cast<double>(batch) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 
 template <class Step>
 void register_step(const std::string& name, Rig* rig, Step step) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [rig, step](benchmark::State& state) {
-                                 rig->build();
-                                 for (auto _ : state) step(*rig);
-                                 count_samples(state, rig->settings.batch_size);
-                               })
-      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(name.c_str(), [rig, step](benchmark::State& state) {
+    rig->build();
+    for (auto _ : state) step(*rig);
+    count_samples(state, rig->settings.batch_size);
+  })->Unit(benchmark::kMicrosecond);
 }
 
 void register_trial(const harness::Trial& trial) {

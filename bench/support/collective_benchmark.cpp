@@ -73,8 +73,7 @@ void CollectiveState::skip(const std::string& reason) {
   if (leader_state_) leader_state_->SkipWithError(reason.c_str());
 }
 
-benchmark::internal::Benchmark* register_collective(const std::string& name,
-                                                    CollectiveBody body) {
+benchmark::internal::Benchmark* register_collective(const std::string& name, CollectiveBody body) {
   const auto index = static_cast<std::int64_t>(bodies().size());
   bodies().push_back(std::move(body));
   return benchmark::RegisterBenchmark(name.c_str(), [index](benchmark::State& state) {

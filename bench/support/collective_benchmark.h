@@ -48,8 +48,7 @@ using CollectiveBody = std::function<void(CollectiveState&)>;
 
 // Registers a benchmark run by every rank, the same on every rank (Google Benchmark's handle,
 // for settings; the benchmark takes exactly one argument: ->Arg or ->Range).
-benchmark::internal::Benchmark* register_collective(const std::string& name,
-                                                    CollectiveBody body);
+benchmark::internal::Benchmark* register_collective(const std::string& name, CollectiveBody body);
 
 // Rank 0: RunSpecifiedBenchmarks with `display`, then releases the followers. Other ranks:
 // follow rank 0 until released. Call between MPI_Init and MPI_Finalize on every rank.

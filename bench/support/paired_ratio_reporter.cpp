@@ -23,7 +23,8 @@ std::string swap_segment(const std::string& name, const std::string& from, const
 // Without Google Benchmark's "/real_time" suffix, which every collective benchmark has.
 std::string display_name(std::string name) {
   const std::string suffix = "/real_time";
-  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
     name.resize(name.size() - suffix.size());
   return name;
 }
