@@ -1,6 +1,8 @@
 // Values computed by hand (and cross-checked with scikit-learn's definitions).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "metrics/detection_metrics.h"
 #include "metrics/statistics.h"
 
@@ -45,6 +47,25 @@ TEST(Percentile, LinearInterpolationLikeNumpy) {
 }
 
 TEST(Metrics, SizeMismatchIsAnError) { EXPECT_THROW(auroc({1, 2}, {1}), std::invalid_argument); }
+
+// NaN used to hang the tie walk (NaN == NaN is false) and make sorting undefined. Now NaN ranks
+// above every number and all NaNs tie: {1, 2, NaN, NaN} with labels {0, 1, 1, 0} has ranks
+// 1, 2, 3.5, 3.5, so the positives' rank sum is 5.5 and AUROC (5.5 - 3) / 4 = 0.625.
+TEST(Metrics, NaNScoresHaveAnOrderAndNeverHang) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_DOUBLE_EQ(*auroc({1, 2, nan, nan}, {0, 1, 1, 0}), 0.625);
+  EXPECT_DOUBLE_EQ(*auroc({nan, nan, nan}, {0, 1, 0}), 0.5);
+  EXPECT_DOUBLE_EQ(*auroc({inf, 1, nan}, {1, 0, 0}), 0.5);  // NaN above +inf
+  const auto best = best_f1({nan, 0.5, 0.1}, {1, 1, 0});
+  ASSERT_TRUE(best.has_value());
+  EXPECT_DOUBLE_EQ(best->f1, 1.0);
+  EXPECT_TRUE(auprc({nan, nan}, {1, 0}).has_value());
+  EXPECT_EQ(f1_at({nan, 0.2}, {1, 0}, 0.5).recall, 1.0);  // NaN is flagged at any threshold
+  EXPECT_EQ(first_non_finite({1, 2, 3}), 3u);
+  EXPECT_EQ(first_non_finite({1, inf, nan}), 1u);
+  EXPECT_EQ(first_non_finite({-inf}), 0u);
+}
 
 }  // namespace
 }  // namespace harness

@@ -30,6 +30,51 @@ TEST(ExperimentValidation, MalformedJsonNamesLineAndColumn) {
   EXPECT_CONTAINS(message, "malformed JSON");
 }
 
+TEST(ExperimentValidation, DuplicateKeysAreErrorsWithTheirLine) {
+  const std::string message = error_of("{\n  \"name\": \"x\",\n  \"seed\": 1,\n  \"seed\": 2\n}");
+  EXPECT_CONTAINS(message, "exp.json:4:3: duplicate key \"seed\"");
+  // The same key in different objects, and keys inside strings, are fine.
+  EXPECT_EQ(error_of(R"({"name": "a", "description": "{,\"name\":", "settings": {"epochs": 1},
+                   "parts": [], "seed": 1})"),
+            "");
+}
+
+TEST(ExperimentValidation, DeepNestingIsAnErrorNotACrash) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string message = error_of(R"({"name": "x", "description": )" + deep + "}");
+  EXPECT_CONTAINS(message, "exp.json:1:");
+  EXPECT_CONTAINS(message, "nested deeper than 64 levels");
+}
+
+TEST(ExperimentValidation, NumberOverflowNamesTheLine) {
+  const std::string message = error_of("{\"name\": \"x\",\n\"seed\": 1e999}");
+  EXPECT_CONTAINS(message, "exp.json:2:9: number 1e999 is out of range");
+}
+
+TEST(ExperimentValidation, InvalidUtf8NamesTheLine) {
+  const std::string message = error_of("{\"name\": \"x\",\n\"description\": \"\xff\"}");
+  EXPECT_CONTAINS(message, "exp.json:2:");
+  EXPECT_CONTAINS(message, "UTF-8");
+}
+
+TEST(ExperimentValidation, TooManyTrialsIsRefusedBeforeExpanding) {
+  const std::string axis = "[1,2,3,4,5,6,7,8,9,10]";
+  std::string sweep;
+  for (const char* path : {"epochs", "batch_size", "max_steps", "warmup_steps", "threads"})
+    sweep += std::string(sweep.empty() ? "" : ",") + "\"" + path + "\": " + axis;
+  const std::string message =
+      error_of(R"({"name": "x", "repetitions": 10000, "sweep": {)" + sweep + "}}");
+  EXPECT_CONTAINS(message, "/max_trials: the sweep expands to 1000000000 trials");
+  EXPECT_CONTAINS(message, "more than max_trials = 100000");
+}
+
+TEST(ExperimentValidation, EchoedValuesAreCut) {
+  const std::string message =
+      error_of(R"({"name": "x", "seed": ")" + std::string(100000, 'z') + "\"}");
+  EXPECT_CONTAINS(message, "(100002 characters)");
+  EXPECT_LT(message.size(), 400u);
+}
+
 TEST(ExperimentValidation, UnknownTopLevelKeySuggestsTheRightOne) {
   const std::string message = error_of(R"({"name": "x", "repetitons": 2})");
   EXPECT_CONTAINS(message, "/repetitons: unknown key");

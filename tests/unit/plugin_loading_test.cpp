@@ -86,11 +86,54 @@ TEST(PluginLoading, DiscoveryListsBrokenPluginsAsProblems) {
   EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "throwing"), nullptr);
 }
 
-TEST(PluginLoading, EarlierDirectoryWins) {
+TEST(PluginLoading, EarlierDirectoryWinsAndShadowingIsAWarning) {
   const auto registry = PluginRegistry::discover({kPlugins, kPlugins});
   EXPECT_EQ(registry.names(plugin::PluginKind::kCommunicator).size(),
             PluginRegistry::discover({kPlugins}).names(plugin::PluginKind::kCommunicator).size());
-  EXPECT_FALSE(registry.problems().empty());
+  ASSERT_FALSE(registry.warnings().empty());
+  EXPECT_CONTAINS(registry.warnings().front(), "is already loaded from");
+}
+
+// A library's constructors run when it is loaded; discovery decides from the file's name and
+// its symbol table, read without loading, so a library that is not a plugin never runs.
+TEST(PluginLoading, NothingRunsBeforeTheChecks) {
+  const testing::TempDir temp;
+  const std::string marker = temp.file("constructor_ran");
+  std::filesystem::create_directory(temp.path() / "plugins");
+  for (const char* name : {"libprobe.so", "libharness_comm_probe.so"})
+    std::filesystem::copy_file(HARNESS_CONSTRUCTOR_PROBE_LIBRARY, temp.path() / "plugins" / name);
+  setenv("HARNESS_CONSTRUCTOR_PROBE", marker.c_str(), 1);
+  const auto registry = PluginRegistry::discover({(temp.path() / "plugins").string()});
+  unsetenv("HARNESS_CONSTRUCTOR_PROBE");
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "a non-plugin's constructor ran";
+  EXPECT_TRUE(registry.plugins().empty());
+  ASSERT_EQ(registry.problems().size(), 2u);
+  EXPECT_CONTAINS(registry.problems()[0], "does not export harness_plugin_info_v1");
+  EXPECT_CONTAINS(registry.problems()[1], "not named like a plugin");
+}
+
+TEST(PluginLoading, DirectoriesAndFilesOthersCanWriteAreRefused) {
+  namespace fs = std::filesystem;
+  const testing::TempDir temp;
+  const fs::path plugins = temp.path() / "plugins";
+  fs::create_directory(plugins);
+  fs::copy_file(kPlugins + "/libharness_comm_mpi.so", plugins / "libharness_comm_mpi.so");
+  fs::permissions(plugins, fs::perms::others_write, fs::perm_options::add);
+  auto registry = PluginRegistry::discover({plugins.string()});
+  EXPECT_TRUE(registry.plugins().empty());
+  ASSERT_EQ(registry.warnings().size(), 1u);
+  EXPECT_CONTAINS(registry.warnings()[0], "plugin directory refused: it is writable by every user");
+  EXPECT_CONTAINS(registry.warnings()[0], "--allow-insecure-plugin-dir");
+  registry = PluginRegistry::discover({plugins.string()}, {/*allow_insecure=*/true});
+  EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "mpi"), nullptr);
+
+  fs::permissions(plugins, fs::perms::others_write, fs::perm_options::remove);
+  fs::permissions(plugins / "libharness_comm_mpi.so", fs::perms::others_write,
+                  fs::perm_options::add);
+  registry = PluginRegistry::discover({plugins.string()});
+  EXPECT_TRUE(registry.plugins().empty());
+  ASSERT_EQ(registry.warnings().size(), 1u);
+  EXPECT_CONTAINS(registry.warnings()[0], "plugin refused: it is writable by every user");
 }
 
 TEST(PluginLoading, ExceptionsInsideAPluginBecomeStatus) {

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "collective/point_measurement.h"
+#include "common/available_memory.h"
 #include "record/trial_record.h"
 #include "trial/backend_join.h"
 
@@ -19,6 +20,18 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
   if (backend.problem.any())
     return finish_record(record, backend.problem.status, backend.problem.reason, started);
   record["backend"] = describe_backend(backend);
+  // The largest message's buffers (data, its pristine copy, the expected result) on every rank
+  // of this host; the group counts as on one host, the worst case. Ranks read their own host's
+  // memory, so they agree before anyone leaves.
+  const std::uint64_t largest = settings.message_bytes.empty() ? 0 : settings.message_bytes.back();
+  GroupProblem too_big;
+  if (const std::string shortfall =
+          memory_shortfall(3 * largest * static_cast<std::uint64_t>(context.size));
+      !shortfall.empty())
+    too_big = {TrialStatus::kFailed, "messages of " + std::to_string(largest) + " bytes on " +
+                                         std::to_string(context.size) + " ranks " + shortfall};
+  if (const GroupProblem agreed = agree_on_problem(context.comm, too_big); agreed.any())
+    return finish_record(record, agreed.status, agreed.reason, started);
   try {
     const PointBenchmark benchmark{
         collective_op("allreduce"), settings,        element_type(settings.dtype),

@@ -12,6 +12,7 @@
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 namespace {
@@ -48,6 +49,8 @@ double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
   for (int i = 0; i < std::max(1, b.settings.warmup_iters); ++i) {
+    WatchedOperation watched("collective warm-up call", static_cast<std::uint64_t>(i),
+                             b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     call(b, view);
@@ -84,6 +87,9 @@ std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, Samp
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
+    // Watched per sample, not per call: a few atomic stores would show in a 4 B call.
+    WatchedOperation watched("collective sample", static_cast<std::uint64_t>(sample),
+                             b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     for (int i = 0; i < plan.calls_per_sample; ++i) call(b, view);
@@ -99,6 +105,8 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
+    WatchedOperation watched("collective sample", static_cast<std::uint64_t>(sample),
+                             b.context.size);
     buffer.copy_(pristine);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
@@ -113,6 +121,7 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
 // One call from every rank's data, compared with the expected result; wrong elements over
 // all ranks (complete on rank 0).
 long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
+  WatchedOperation watched("collective correctness check", 0, b.context.size);
   buffer.copy_(pristine);
   call(b, view_of(buffer, b));
   throw_if_failed(b.communicator.synchronize(), "synchronize");

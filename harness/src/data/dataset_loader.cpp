@@ -1,7 +1,9 @@
 #include "data/dataset_loader.h"
 
+#include <algorithm>
 #include <fstream>
 
+#include "common/available_memory.h"
 #include "common/build_info.h"
 #include "common/input_error.h"
 #include "data/loaders.h"
@@ -85,9 +87,28 @@ DataSplit load_tabular(const DatasetSettings& dataset) {
                                          dataset_kind_name(dataset.kind));
 }
 
+// Synthetic data sets are generated in memory (values, a split copy, tensors): refused before
+// generation when the host cannot hold them, instead of being OOM-killed with nothing said.
+void check_generated_size(const DatasetSettings& dataset) {
+  constexpr std::uint64_t kCopies = 3, kFloat = 4;
+  std::uint64_t bytes = 0;
+  const char* field = "dataset.rows";
+  if (dataset.kind == DatasetKind::kSynthetic) {
+    bytes = kCopies * kFloat * dataset.rows * dataset.dim;
+  } else if (dataset.kind == DatasetKind::kSyntheticSeries) {
+    field = "dataset.length";
+    const std::uint64_t windows = dataset.length / std::max<std::size_t>(1, dataset.stride) +
+                                  dataset.length / std::max<std::size_t>(1, dataset.test_stride);
+    bytes = kCopies * kFloat * dataset.dim * (dataset.length + windows * dataset.window);
+  }
+  if (const std::string shortfall = memory_shortfall(bytes); !shortfall.empty())
+    throw SettingError(field, "generating this synthetic data set " + shortfall);
+}
+
 }  // namespace
 
 DataSplit load_dataset(const DatasetSettings& dataset, bool normal_only) {
+  check_generated_size(dataset);
   if (dataset.is_series()) return load_series(dataset, normal_only);
   DataSplit split = load_tabular(dataset);
   if (normal_only) split.train = split.train.normal_rows();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -12,7 +13,14 @@ namespace harness {
 
 class TextFileReader {
  public:
-  explicit TextFileReader(const std::string& path) : path_(path), stream_(path) {
+  // Only regular files: a device (/dev/zero), a FIFO or a directory would read forever or
+  // fail obscurely.
+  explicit TextFileReader(const std::string& path) : path_(path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+      throw InputError(path + ": not a regular file (expected a data file)");
+    stream_.open(path);
     if (!stream_) throw InputError(path + ": cannot open the data file");
   }
 

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "loader/plugin_file_checks.h"
+
 namespace harness {
 
 namespace fs = std::filesystem;
@@ -52,33 +54,63 @@ std::string open_plugin(const std::string& path, PluginHandle* handle) {
   return {};
 }
 
-PluginRegistry PluginRegistry::discover(const std::vector<std::string>& directories) {
+namespace {
+
+std::string refusal(const std::string& what, const std::string& path, const std::string& reason) {
+  return path + ": " + what + " refused: it " + reason +
+         "; only its owner or root may be able to change plugins (chmod o-w, chown), or pass "
+         "--allow-insecure-plugin-dir";
+}
+
+}  // namespace
+
+PluginRegistry PluginRegistry::discover(const std::vector<std::string>& directories,
+                                        DiscoveryOptions options) {
   PluginRegistry registry;
   registry.directories_ = directories;
   for (const auto& directory : directories) {
     std::error_code error;
     if (!fs::is_directory(directory, error)) continue;
+    if (const auto reason = insecure_reason(directory);
+        !reason.empty() && !options.allow_insecure) {
+      registry.warnings_.push_back(refusal("plugin directory", directory, reason));
+      continue;
+    }
     std::vector<fs::path> candidates;
     for (const auto& entry : fs::directory_iterator(directory, error))
       if (entry.path().extension() == ".so") candidates.push_back(entry.path());
     std::sort(candidates.begin(), candidates.end());
-    for (const auto& candidate : candidates) {
-      PluginHandle handle;
-      const std::string problem = open_plugin(candidate.string(), &handle);
-      if (!problem.empty()) {
-        registry.problems_.push_back(problem);
-      } else if (registry.find(handle.kind, handle.name)) {
-        // Earlier directories win, like PATH.
-        registry.problems_.push_back(handle.path + ": ignored, " +
-                                     plugin::plugin_kind_name(handle.kind) + " \"" + handle.name +
-                                     "\" was already found in " +
-                                     registry.find(handle.kind, handle.name)->path);
-      } else {
-        registry.plugins_.push_back(std::move(handle));
-      }
-    }
+    for (const auto& candidate : candidates) registry.consider(candidate.string(), options);
   }
   return registry;
+}
+
+// Nothing in a file runs before its name, permissions and exported symbols pass.
+void PluginRegistry::consider(const std::string& path, DiscoveryOptions options) {
+  if (!named_like_plugin(fs::path(path).filename().string())) {
+    problems_.push_back(path +
+                        ": ignored, not named like a plugin (libharness_comm_<name>.so or "
+                        "libharness_model_<name>.so)");
+    return;
+  }
+  if (const auto reason = insecure_reason(path); !reason.empty() && !options.allow_insecure) {
+    warnings_.push_back(refusal("plugin", path, reason));
+    return;
+  }
+  if (const auto problem = check_exported_symbol(path, plugin::kInfoSymbol); !problem.empty()) {
+    problems_.push_back(path + ": " + problem);
+    return;
+  }
+  PluginHandle handle;
+  if (const std::string problem = open_plugin(path, &handle); !problem.empty()) {
+    problems_.push_back(problem);
+  } else if (const PluginHandle* earlier = find(handle.kind, handle.name)) {
+    // Earlier directories win, like PATH; always said, as a replaced backend changes results.
+    warnings_.push_back(handle.path + ": ignored, " + plugin::plugin_kind_name(handle.kind) +
+                        " \"" + handle.name + "\" is already loaded from " + earlier->path);
+  } else {
+    plugins_.push_back(std::move(handle));
+  }
 }
 
 const PluginHandle* PluginRegistry::find(plugin::PluginKind kind, const std::string& name) const {

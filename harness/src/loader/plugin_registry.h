@@ -26,21 +26,33 @@ struct PluginHandle {
 // its kind. Returns an error message (empty on success) and fills handle.
 std::string open_plugin(const std::string& path, PluginHandle* handle);
 
+struct DiscoveryOptions {
+  bool allow_insecure = false;  // load from directories and files others could have written
+};
+
 class PluginRegistry {
  public:
-  // Scans each directory for shared libraries (*.so) exporting harness_plugin_info_v1.
-  // Libraries that fail the checks are listed in problems(), not loaded.
-  static PluginRegistry discover(const std::vector<std::string>& directories);
+  // Scans each directory for plugin libraries (libharness_{comm,model}_<name>.so). Before a
+  // library is loaded (which runs its constructors) its name, permissions (plugin_file_checks.h)
+  // and exported symbols are checked. Files that fail are listed in problems() (not plugins:
+  // shown with -v) or warnings() (refused as insecure, or shadowed by an earlier directory:
+  // always shown), and not loaded.
+  static PluginRegistry discover(const std::vector<std::string>& directories,
+                                 DiscoveryOptions options = {});
 
   const PluginHandle* find(plugin::PluginKind kind, const std::string& name) const;
   std::vector<std::string> names(plugin::PluginKind kind) const;
   const std::vector<PluginHandle>& plugins() const { return plugins_; }
   const std::vector<std::string>& problems() const { return problems_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<std::string>& directories() const { return directories_; }
 
  private:
+  void consider(const std::string& path, DiscoveryOptions options);
+
   std::vector<PluginHandle> plugins_;
   std::vector<std::string> problems_;
+  std::vector<std::string> warnings_;
   std::vector<std::string> directories_;
 };
 

@@ -1,4 +1,7 @@
-// Anomaly-detection quality from scores (higher = more anomalous) and 0/1 labels.
+// Anomaly-detection quality from scores (higher = more anomalous) and 0/1 labels. Scores are
+// totally ordered with NaN above every number and all NaNs tied, so no input hangs or is
+// undefined; evaluation rejects non-finite scores before it gets here
+// (first_non_finite).
 #pragma once
 
 #include <optional>
@@ -21,5 +24,8 @@ struct F1Result {
 std::optional<F1Result> best_f1(const std::vector<double>& scores, const std::vector<int>& labels);
 // F1 when flagging score >= threshold.
 F1Result f1_at(const std::vector<double>& scores, const std::vector<int>& labels, double threshold);
+
+// The index of the first NaN or infinite score, or scores.size() when all are finite.
+std::size_t first_non_finite(const std::vector<double>& scores);
 
 }  // namespace harness

@@ -4,8 +4,9 @@ namespace harness {
 
 MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   int provided = 0;
-  // Gloo and NCCL run their own threads; MPI itself is only called from the main thread.
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  // MPI is called from the main thread and from the watchdog's thread (on a communicator of
+  // its own); the watchdog checks what was provided.
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);

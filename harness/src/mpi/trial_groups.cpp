@@ -5,12 +5,16 @@
 #include <thread>
 
 #include "mpi/mpi_check.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 
 MPI_Comm split_first_ranks(MPI_Comm world, int group_size) {
   int rank = 0;
   MPI_Comm_rank(world, &rank);
+  int world_size = 1;
+  MPI_Comm_size(world, &world_size);
+  WatchedOperation watched("forming the trial's group", 0, world_size);
   MPI_Comm group = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(world, rank < group_size ? 0 : MPI_UNDEFINED, rank, &group),
             "MPI_Comm_split");

@@ -3,9 +3,9 @@
 namespace harness {
 namespace {
 
-constexpr TrialStatus kAllStatuses[] = {TrialStatus::kOk, TrialStatus::kFailed,
-                                        TrialStatus::kSkipped, TrialStatus::kDiverged,
-                                        TrialStatus::kInconsistent};
+constexpr TrialStatus kAllStatuses[] = {TrialStatus::kOk,           TrialStatus::kFailed,
+                                        TrialStatus::kSkipped,      TrialStatus::kDiverged,
+                                        TrialStatus::kInconsistent, TrialStatus::kHung};
 
 }  // namespace
 
@@ -16,6 +16,7 @@ const char* trial_status_name(TrialStatus status) {
     case TrialStatus::kSkipped: return "skipped";
     case TrialStatus::kDiverged: return "diverged";
     case TrialStatus::kInconsistent: return "inconsistent";
+    case TrialStatus::kHung: return "hung";
   }
   return "unknown";
 }

@@ -10,8 +10,9 @@ enum class TrialStatus {
   kOk,            // ran to the end; its numbers stand
   kFailed,        // an error stopped it (or a collective returned wrong elements)
   kSkipped,       // the backend cannot run it here (no GPU, dtype, group shape)
-  kDiverged,      // the global loss became NaN or infinite
+  kDiverged,      // loss NaN, infinite or above divergence_factor x the first; or scores not finite
   kInconsistent,  // finished, but the replicas' parameters differ between ranks
+  kHung,          // a rank did not reach an operation within timeout_s; the job was aborted
 };
 
 const char* trial_status_name(TrialStatus status);

@@ -9,8 +9,10 @@ namespace harness {
 struct CommandLine {
   std::string experiment_path;
   std::vector<std::string> plugin_dirs;
+  bool allow_insecure_plugins = false;
   std::vector<std::string> overrides;  // --set path=value
   std::string resume;
+  bool extend = false;  // with --resume: accept an experiment that differs from the recorded one
   std::string results_dir = "results";
   bool dry_run = false;
   bool quiet = false;

@@ -2,8 +2,8 @@
 
 #include <mpi.h>
 
+#include <filesystem>
 #include <fstream>
-#include <optional>
 #include <sstream>
 
 #include "common/input_error.h"
@@ -14,40 +14,56 @@
 namespace harness {
 namespace {
 
-// Rank 0's text on every rank, or nothing on every rank when rank 0 had none (ok false).
-std::optional<std::string> share_from_leader(const std::string& text, bool ok) {
-  int good = ok ? 1 : 0;
+// Rank 0's text on every rank, or, when rank 0 had none, its reason on every rank (ok false).
+std::string share_from_leader(const std::string& text_or_reason, bool* ok) {
+  int good = *ok ? 1 : 0;
   MPI_Bcast(&good, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!good) return std::nullopt;
-  return broadcast_string(text, 0, MPI_COMM_WORLD);
+  *ok = good == 1;
+  return broadcast_string(text_or_reason, 0, MPI_COMM_WORLD);
 }
 
-std::string read_file(const std::string& path, bool* ok) {
+// Experiment files are a few kilobytes; anything far bigger is a mistake (a data file given
+// as the experiment, /dev/zero) that should not be read into memory.
+constexpr std::uintmax_t kMaxExperimentBytes = 4u << 20;
+
+// The file's text, or (ok false) why it cannot be an experiment file.
+std::string read_experiment_file(const std::string& path, bool* ok) {
+  namespace fs = std::filesystem;
+  *ok = false;
+  std::error_code error;
+  if (!fs::is_regular_file(path, error))
+    return path + ": " + (fs::exists(path, error) ? "not a regular file" : "no such file") +
+           " (expected an experiment .json file)";
+  const auto bytes = fs::file_size(path, error);
+  if (!error && bytes > kMaxExperimentBytes)
+    return path + ": " + std::to_string(bytes) + " bytes; an experiment file may have at most " +
+           std::to_string(kMaxExperimentBytes) + " (is this the experiment?)";
   std::ifstream file(path);
   std::stringstream buffer;
   buffer << file.rdbuf();
-  *ok = static_cast<bool>(file);
+  if (!file) return path + ": cannot read the experiment file";
+  *ok = true;
   return buffer.str();
 }
 
 Experiment load_file(const CommandLine& cli, int rank) {
   bool ok = true;
-  const std::string text = rank == 0 ? read_file(cli.experiment_path, &ok) : "";
-  const auto shared = share_from_leader(text, ok);
-  if (!shared) throw InputError(cli.experiment_path + ": cannot open the experiment file");
-  return parse_experiment(*shared, cli.experiment_path, cli.overrides, trial_kind_schemas());
+  const std::string text = rank == 0 ? read_experiment_file(cli.experiment_path, &ok) : "";
+  const std::string shared = share_from_leader(text, &ok);
+  if (!ok) throw InputError(shared);
+  return parse_experiment(shared, cli.experiment_path, cli.overrides, trial_kind_schemas());
 }
 
 // --resume without a file: the experiment recorded in the folder's meta.json.
 Experiment load_recorded(const CommandLine& cli, int rank) {
   const Json meta = rank == 0 ? ResultsStore::read_meta(cli.resume) : Json::object();
-  const bool ok = meta.contains("experiment");
-  const auto text = share_from_leader(ok ? meta["experiment"].dump() : "", ok);
-  if (!text)
+  bool ok = meta.contains("experiment");
+  const auto text = share_from_leader(ok ? meta["experiment"].dump() : "", &ok);
+  if (!ok)
     throw InputError(cli.resume +
                      "/meta.json: missing, unreadable or without an \"experiment\" "
                      "to resume");
-  return parse_experiment(*text, cli.resume + "/meta.json#/experiment", cli.overrides,
+  return parse_experiment(text, cli.resume + "/meta.json#/experiment", cli.overrides,
                           trial_kind_schemas());
 }
 
@@ -57,6 +73,45 @@ Experiment load_for_run(const CommandLine& cli, int rank) {
   if (!cli.experiment_path.empty()) return load_file(cli, rank);
   if (!cli.resume.empty()) return load_recorded(cli, rank);
   throw InputError("no experiment file given (usage: harness EXPERIMENT.json; see --help)");
+}
+
+std::vector<std::string> experiment_differences(const Json& recorded, const Json& current,
+                                                std::size_t limit) {
+  // Compared as sorted JSON: the same fields in another order are the same experiment.
+  const auto before = nlohmann::json::parse(recorded.dump());
+  const auto after = nlohmann::json::parse(current.dump());
+  std::vector<std::string> differences;
+  for (const auto& operation : nlohmann::json::diff(before, after)) {
+    if (differences.size() == limit) {
+      differences.push_back("...");
+      break;
+    }
+    const std::string path = operation["path"].get<std::string>();
+    differences.push_back((path.empty() ? "/" : path) + " (" + operation["op"].get<std::string>() +
+                          ")");
+  }
+  return differences;
+}
+
+void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment, int rank) {
+  if (cli.resume.empty()) return;
+  std::string problem;
+  if (rank == 0) {
+    const Json meta = ResultsStore::read_meta(cli.resume);
+    if (meta.contains("experiment")) {
+      std::string listed;
+      for (const auto& d : experiment_differences(meta["experiment"], experiment.document))
+        listed += (listed.empty() ? "" : ", ") + d;
+      if (!listed.empty())
+        problem = cli.resume + ": the experiment differs from the one recorded in meta.json at " +
+                  listed +
+                  "; resuming would mix two experiments in one folder. Resume with the same "
+                  "file and --set options, start a new run, or pass --extend to add the new "
+                  "trials to this folder on purpose";
+    }
+  }
+  problem = broadcast_string(problem, 0, MPI_COMM_WORLD);
+  if (!problem.empty() && !cli.extend) throw InputError(problem);
 }
 
 }  // namespace harness

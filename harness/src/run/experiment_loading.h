@@ -3,6 +3,10 @@
 // gets the text, so only the launching host needs the file.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "common/json.h"
 #include "run/command_line.h"
 #include "spec/experiment.h"
 
@@ -10,5 +14,16 @@ namespace harness {
 
 // Collective over MPI_COMM_WORLD. Throws InputError.
 Experiment load_for_run(const CommandLine& cli, int rank);
+
+// With --resume: the experiment (file and --set overrides applied) must be the one recorded in
+// the folder's meta.json, or results of two experiments would mix in one folder under the
+// first one's description. Throws InputError saying what differs, unless cli.extend.
+// Collective over MPI_COMM_WORLD.
+void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment, int rank);
+
+// Where two experiment documents differ (JSON pointers), at most `limit` of them; empty when
+// they are the same up to key order.
+std::vector<std::string> experiment_differences(const Json& recorded, const Json& current,
+                                                std::size_t limit = 5);
 
 }  // namespace harness

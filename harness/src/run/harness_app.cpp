@@ -2,12 +2,14 @@
 
 #include <climits>
 #include <cstdio>
+#include <filesystem>
 
 #include "common/exit_codes.h"
 #include "common/input_error.h"
 #include "data/data_cache.h"
 #include "loader/plugin_registry.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/string_broadcast.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
 #include "run/sweep_runner.h"
@@ -27,17 +29,52 @@ SweepOptions sweep_options(const CommandLine& cli) {
   return options;
 }
 
+// The plugins, after the checks plugin loading makes; refusals and shadowing are always said.
+PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
+  for (const auto& directory : cli.plugin_dirs) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(directory, error))
+      throw InputError("--plugin-dir " + directory + ": no such directory");
+  }
+  PluginRegistry plugins =
+      PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), {cli.allow_insecure_plugins});
+  if (!leader) return plugins;
+  for (const auto& warning : plugins.warnings())
+    std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
+  if (cli.verbose)
+    for (const auto& problem : plugins.problems())
+      std::fprintf(stderr, "harness: plugin not loaded: %s\n", problem.c_str());
+  return plugins;
+}
+
+// Validation reads each rank's own files and memory, so ranks can disagree; they all leave
+// with the first failing rank's message (rank 0's when it failed too), or all go on.
+void validate_on_every_rank(const Experiment& experiment, const std::vector<Trial>& trials,
+                            const PluginRegistry& plugins, DataCache& data, int launched_ranks,
+                            int rank, int size) {
+  std::string problem;
+  try {
+    validate_trials(experiment, trials, plugins, data, launched_ranks);
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  int mine = problem.empty() ? size : rank, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size) return;
+  const std::string message = broadcast_string(problem, first, MPI_COMM_WORLD);
+  throw InputError(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
+}
+
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
+  check_resumed_experiment(cli, experiment, mpi.rank());
   const auto trials = expand_trials(experiment);
-  const PluginRegistry plugins = PluginRegistry::discover(plugin_search_path(cli.plugin_dirs));
-  if (leader && cli.verbose)
-    for (const auto& problem : plugins.problems())
-      std::fprintf(stderr, "harness: plugin not loaded: %s\n", problem.c_str());
+  const PluginRegistry plugins = load_plugins(cli, leader);
   DataCache data;
   // A dry run may be made without mpirun: it reports the ranks needed instead of refusing.
-  validate_trials(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size());
+  validate_on_every_rank(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size(),
+                         mpi.rank(), mpi.size());
   if (cli.dry_run) {
     if (leader) print_trial_table(trials);
     return kExitOk;
@@ -50,7 +87,12 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
 
 int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   if (cli.list_plugins) {
-    print_plugins(PluginRegistry::discover(plugin_search_path(cli.plugin_dirs)));
+    try {
+      print_plugins(load_plugins(cli, /*leader=*/true));
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "harness: error: %s\n", e.what());
+      return kExitInputError;
+    }
     return kExitOk;
   }
   if (cli.fields) {

@@ -5,15 +5,20 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "common/utc_time.h"
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
+#include "mpi/watchdog.h"
 #include "record/trial_record.h"
 #include "results/aggregates_csv.h"
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
+#include "run/experiment_loading.h"
+#include "run/interruption.h"
 #include "run/machine_state.h"
 #include "run/run_metadata.h"
 #include "run/trial_kinds.h"
@@ -46,12 +51,49 @@ std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOp
   return leader;
 }
 
+// Rank 0's side of the watchdog: the trial in progress and how to record its hang. Called on
+// the watchdog's thread while the main thread is stuck in a collective.
+class HangRecorder {
+ public:
+  void sweep_started(Leader* leader, const Json& meta) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    leader_ = leader;
+    meta_ = meta;
+  }
+  void trial_started(const Trial* trial) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    trial_ = trial;
+    started_ = std::chrono::steady_clock::now();
+  }
+  void record(const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!leader_) return;
+    if (trial_)
+      leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size), TrialStatus::kHung,
+                                 message, started_));
+    meta_["aborted"] = {{"by", "watchdog"}, {"at", utc_now()}, {"reason", message}};
+    leader_->store.write_meta(meta_);
+  }
+
+ private:
+  std::mutex mutex_;
+  Leader* leader_ = nullptr;
+  const Trial* trial_ = nullptr;
+  std::chrono::steady_clock::time_point started_;
+  Json meta_;
+};
+
 // A resumed folder keeps its first meta.json and lists each resumption.
 Json meta_for_start(const ResultsStore& store, Json meta, bool resuming) {
   if (!resuming) return meta;
   Json previous = store.read_meta();
   Json resumed = previous.value("resumed", Json::array());
-  resumed.push_back({{"at", meta["started_at"]}, {"command", meta["command"]}});
+  Json entry = {{"at", meta["started_at"]}, {"command", meta["command"]}};
+  // --extend: the experiment that added trials is kept beside the first one.
+  if (previous.contains("experiment") &&
+      !experiment_differences(previous["experiment"], meta["experiment"]).empty())
+    entry["experiment"] = meta["experiment"];
+  resumed.push_back(entry);
   if (!previous.empty()) meta = previous;
   meta["resumed"] = resumed;
   return meta;
@@ -110,12 +152,19 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const bool resuming = !options.resume_directory.empty();
   std::unique_ptr<Leader> leader = rank == 0 ? open_results(experiment, options) : nullptr;
+  HangRecorder hangs;
+  Watchdog watchdog(MPI_COMM_WORLD, experiment.timeout_s,
+                    [&hangs](const std::string& message) { hangs.record(message); });
   ConsoleReporter reporter(leader ? options.verbosity : Verbosity::kQuiet, trials.size());
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
   if (leader) {
     meta = meta_for_start(leader->store, meta, resuming);
     meta["machine"] = {{"start", machine_state_now()}};
+    meta["watchdog"] = watchdog.active() ? Json{{"timeout_s", experiment.timeout_s}}
+                                         : Json{{"off", watchdog.inactive_reason()}};
     leader->store.write_meta(meta);
+    hangs.sweep_started(leader.get(), meta);
+    arm_interruption_mark(leader->store.directory(), meta);
     reporter.message("harness: " + std::to_string(trials.size()) + " trial(s) of \"" +
                      experiment.name + "\" -> " + leader->store.directory());
   }
@@ -125,14 +174,23 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   for (std::size_t i = 0; i < trials.size(); ++i) {
     if (done[i]) continue;
     if (leader) reporter.trial_started(trials[i], i);
+    hangs.trial_started(&trials[i]);
     const Json record = run_on_group(trials[i], plugins, data);
-    // Ranks outside the trial sleep here; nobody starts the next trial early.
-    sleeping_barrier(MPI_COMM_WORLD);
+    {
+      // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
+      // trial's ranks only wait for each other. Nobody starts the next trial early.
+      const bool member = rank < trials[i].world_size;
+      std::optional<WatchedOperation> watched;
+      if (member) watched.emplace("end of trial", trials[i].index, trials[i].world_size);
+      sleeping_barrier(MPI_COMM_WORLD);
+    }
+    hangs.trial_started(nullptr);
     if (!leader) continue;
     leader->add(record);
     reporter.trial_finished(record, i);
   }
   if (!leader) return {};
+  disarm_interruption_mark();
   meta["finished_at"] = utc_now();
   meta["machine"]["end"] = machine_state_now();
   meta["machine"]["cpu_shares"] =

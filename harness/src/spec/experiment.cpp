@@ -1,10 +1,14 @@
 #include "spec/experiment.h"
 
+#include <cstdint>
+#include <limits>
 #include <regex>
 
+#include "common/brief.h"
 #include "common/input_error.h"
 #include "spec/did_you_mean.h"
 #include "spec/json_path.h"
+#include "spec/json_structure.h"
 
 namespace harness {
 namespace {
@@ -39,6 +43,12 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "base seed; repetition r of a trial uses seed + r"},
       {"repetitions", T::kInteger, 1, 1, 100000, false, {},
        "how many times each sweep point runs, with different seeds"},
+      {"timeout_s", T::kNumber, 300.0, 0, 1e7, false, {},
+       "watchdog: a rank that has not finished a collective, barrier or training step after "
+       "this many seconds is named, the trial recorded hung and the job ended (0: off)"},
+      {"max_trials", T::kInteger, 100000, 1, 1e12, false, {},
+       "refuse experiments that expand to more trials than this (a typo in a sweep can make "
+       "billions)"},
       {"order", T::kString, "interleaved", -inf, inf, false,
        {"sequential", "interleaved", "random"},
        "trial order: sequential (each point's repetitions together), interleaved (repetition "
@@ -84,7 +94,7 @@ void validate_sweep_values(const Schema& schema, const std::vector<std::string>&
     } else if (!value.is_array() || value.size() != paths.size()) {
       errors.add(item + ": a zipped axis of " + std::to_string(paths.size()) +
                  " paths needs an array of " + std::to_string(paths.size()) + " values, got " +
-                 value.dump());
+                 brief(value));
     } else {
       for (std::size_t p = 0; p < paths.size(); ++p)
         validate_value_at(schema, paths[p], value[p], item + "/" + std::to_string(p), errors);
@@ -108,7 +118,7 @@ void validate_sweep(const Schema& schema, const Json& sweep, const std::string& 
       }
     if (!paths_ok) continue;
     if (!axis.value().is_array() || axis.value().empty()) {
-      errors.add(pointer + ": expected a non-empty array of values, got " + axis.value().dump());
+      errors.add(pointer + ": expected a non-empty array of values, got " + brief(axis.value()));
       continue;
     }
     validate_sweep_values(schema, paths, axis.value(), pointer, errors);
@@ -134,8 +144,20 @@ void apply_override(Json& document, const std::string& assignment, ErrorList& er
 }
 
 Json parse_json(const std::string& text, const std::string& source) {
+  check_json_structure(text, source);
   try {
     return Json::parse(text);
+  } catch (const Json::out_of_range& e) {
+    // A number too large for a double (1e999): the parser names the literal, not the place.
+    const std::string what = e.what();
+    const auto quote = what.find('\'');
+    const std::string literal =
+        quote == std::string::npos ? ""
+                                   : what.substr(quote + 1, what.find('\'', quote + 1) - quote - 1);
+    const auto offset = literal.empty() ? std::string::npos : text.find(literal);
+    const TextPosition at = position_of(text, offset == std::string::npos ? 0 : offset);
+    throw InputError(source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                     ": number " + literal + " is out of range (a double holds up to ~1.8e308)");
   } catch (const Json::parse_error& e) {
     const TextPosition at = position_of(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
@@ -174,6 +196,25 @@ void read_parts(const Json& top, const Json& document, const KindSchemas& kinds,
   }
 }
 
+// Counted before anything is expanded, saturating instead of overflowing.
+void check_trial_count(const Experiment& experiment, std::uint64_t max_trials, ErrorList& errors) {
+  constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+  const auto times = [](std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > kSaturated / b ? kSaturated : a * b;
+  };
+  std::uint64_t total = 0;
+  for (const auto& part : experiment.parts) {
+    std::uint64_t points = static_cast<std::uint64_t>(experiment.repetitions);
+    for (const auto& axis : part.sweep.items()) points = times(points, axis.value().size());
+    total = total > kSaturated - points ? kSaturated : total + points;
+  }
+  if (total > max_trials)
+    errors.add("/max_trials: the sweep expands to " +
+               (total == kSaturated ? std::string("more than 1.8e19") : std::to_string(total)) +
+               " trials (sweep values multiplied, times repetitions), more than max_trials = " +
+               std::to_string(max_trials) + "; shrink the sweep or raise max_trials");
+}
+
 void check_name(const std::string& name, ErrorList& errors) {
   if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
     errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
@@ -195,7 +236,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.document = parse_json(text, source);
   ErrorList errors;
   if (!experiment.document.is_object()) {
-    errors.add("/: expected a JSON object, got " + experiment.document.dump());
+    errors.add("/: expected a JSON object, got " + brief(experiment.document));
     errors.throw_if_any(source);
   }
   for (const auto& assignment : overrides) apply_override(experiment.document, assignment, errors);
@@ -211,9 +252,12 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.seed = top["seed"].get<std::uint64_t>();
   experiment.repetitions = top["repetitions"].get<int>();
   experiment.order = parse_trial_order(top["order"].get<std::string>());
+  experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);
   check_name(experiment.name, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);
+  errors.throw_if_any(source);
+  check_trial_count(experiment, top["max_trials"].get<std::uint64_t>(), errors);
   errors.throw_if_any(source);
   return experiment;
 }

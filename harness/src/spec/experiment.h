@@ -35,6 +35,7 @@ struct Experiment {
   std::uint64_t seed = 0;
   int repetitions = 1;
   TrialOrder order = TrialOrder::kInterleaved;
+  double timeout_s = 300;  // the watchdog's deadline per operation (0: off)
   std::vector<ExperimentPart> parts;
 };
 

@@ -1,5 +1,6 @@
 #include "spec/model_params.h"
 
+#include "common/brief.h"
 #include "common/input_error.h"
 
 namespace harness {
@@ -11,7 +12,7 @@ void set_host_owned(Json& params, const std::string& key, std::size_t value, con
     throw SettingError("model_params." + key, "set from the data set's " + std::to_string(value) +
                                                   " " + what + "; remove it or make it " +
                                                   std::to_string(value) + ", got " +
-                                                  params[key].dump());
+                                                  brief(params[key]));
   params[key] = value;
 }
 

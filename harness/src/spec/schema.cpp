@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/brief.h"
 #include "spec/did_you_mean.h"
 #include "spec/json_path.h"
 
@@ -123,7 +124,7 @@ bool value_matches(const FieldSpec& spec, const Json& value) {
 void check_field(const FieldSpec& spec, const Json& value, const std::string& pointer,
                  ErrorList& errors) {
   if (value_matches(spec, value)) return;
-  std::string message = pointer + ": expected " + expectation(spec) + ", got " + value.dump();
+  std::string message = pointer + ": expected " + expectation(spec) + ", got " + brief(value);
   if (spec.type == FieldType::kString && value.is_string() && !spec.choices.empty())
     message += did_you_mean(value.get<std::string>(), spec.choices);
   errors.add(message);
@@ -134,7 +135,7 @@ void check_field(const FieldSpec& spec, const Json& value, const std::string& po
 void validate_object(const Schema& schema, const std::string& dotted_prefix, const Json& value,
                      const std::string& pointer, bool check_required, ErrorList& errors) {
   if (!value.is_object()) {
-    errors.add(pointer + ": expected an object, got " + value.dump());
+    errors.add(pointer + ": expected an object, got " + brief(value));
     return;
   }
   const auto keys = child_keys(schema, dotted_prefix);

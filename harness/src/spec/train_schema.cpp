@@ -73,6 +73,9 @@ const Schema& train_settings_schema() {
        "stop after this many steps (0: no limit)"},
       {"warmup_steps", T::kInteger, 5, 0, 1e12, false, {},
        "untimed steps opening the timing phase (not an lr warm-up)"},
+      {"divergence_factor", T::kNumber, 1000.0, 0, inf, false, {},
+       "the trial is diverged when the global loss exceeds this many times the first step's "
+       "(0: only NaN or infinite loss counts)"},
       {"target_loss", T::kNumberOrNull, nullptr, 0, inf, false, {},
        "report steps and seconds until the 10-step moving mean of the global loss reaches it"},
       {"threshold_percentile", T::kNumber, 95.0, 0, 100, true, {},
@@ -86,6 +89,9 @@ const Schema& train_settings_schema() {
        "cap on the timing phase's steps"},
       {"noise_cv_threshold", T::kNumber, 0.75, 0, 1e6, false, {},
        "mark the trial noisy when the cv of its (slowest-rank) step times exceeds this"},
+      {"slow_step_factor", T::kNumber, 10.0, 1, 1e9, false, {},
+       "steps slower than this many times the median step are counted (slow_steps) and make "
+       "the trial noisy: a stall that ended is not a plain measurement"},
   };
   // clang-format on
   return schema;

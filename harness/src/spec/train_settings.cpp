@@ -46,6 +46,8 @@ TrainSettings parse_train_settings(const Json& s) {
   t.min_time_s = s.at("min_time_s").get<double>();
   t.max_timing_steps = s.at("max_timing_steps").get<std::uint64_t>();
   t.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();
+  t.divergence_factor = s.at("divergence_factor").get<double>();
+  t.slow_step_factor = s.at("slow_step_factor").get<double>();
   return t;
 }
 

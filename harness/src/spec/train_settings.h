@@ -34,14 +34,16 @@ struct TrainSettings {
   double lr_warmup_epochs = 0;
   std::size_t batch_size = 32;
   std::uint64_t epochs = 5;
-  std::uint64_t max_steps = 0;     // 0: no limit
-  std::uint64_t warmup_steps = 5;  // untimed steps opening the timing phase
+  std::uint64_t max_steps = 0;      // 0: no limit
+  std::uint64_t warmup_steps = 5;   // untimed steps opening the timing phase
+  double divergence_factor = 1000;  // loss > factor x first step's loss: diverged (0: off)
   std::optional<double> target_loss;
   double threshold_percentile = 95;
   int threads = 1;
   double min_time_s = 1;  // the timing phase's length, at least
   std::uint64_t max_timing_steps = 200000;
   double noise_cv_threshold = 0.75;
+  double slow_step_factor = 10;  // steps above this x the median step are slow_steps
 };
 
 LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument

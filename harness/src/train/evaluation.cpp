@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -55,6 +57,18 @@ std::vector<double> zscore_scores(const TabularData& data) {
   return scores;
 }
 
+// Rejects NaN and infinite scores, naming how many and the first.
+void require_finite(const std::vector<double>& scores, const char* which) {
+  const std::size_t first = first_non_finite(scores);
+  if (first == scores.size()) return;
+  const auto bad =
+      std::count_if(scores.begin(), scores.end(), [](double v) { return !std::isfinite(v); });
+  throw NonFiniteScores(std::to_string(bad) + " of " + std::to_string(scores.size()) + " " + which +
+                        " anomaly scores are not finite (first: sample " + std::to_string(first) +
+                        " = " + std::to_string(scores[first]) +
+                        "); the model's output is NaN or infinite");
+}
+
 Json json_or_null(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
 
 Json detection_metrics(const std::vector<double>& test_scores, const std::vector<int>& labels,
@@ -87,7 +101,9 @@ Json validation_loss(const std::vector<double>& test_scores, const std::vector<i
 Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile) {
   const auto test_scores = anomaly_scores(model, data.test, device);
+  require_finite(test_scores, "test");
   const auto train_scores = anomaly_scores(model, data.train, device);
+  require_finite(train_scores, "training");
   const auto baseline = zscore_scores(data.test);
   Json result = {{"validation_loss", validation_loss(test_scores, data.test.labels)},
                  {"detection", detection_metrics(test_scores, data.test.labels, train_scores,

@@ -4,14 +4,22 @@
 
 #include <c10/core/Device.h>
 
+#include <stdexcept>
+
 #include "common/json.h"
 #include "data/data_split.h"
 #include "harness/plugin/model.h"
 
 namespace harness {
 
-// Returns {"validation_loss" (mean score of the normal test samples), "detection" and, for
-// windowed data, "detection_points" (window scores spread back onto points)}.
+// The model scored some samples NaN or infinite: its output is not finite, so no detection
+// metric means anything (the trial is recorded diverged with this message).
+struct NonFiniteScores : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws NonFiniteScores. Returns {"validation_loss" (mean score of the normal test samples),
+// "detection" and, for windowed data, "detection_points" (window scores spread back onto points)}.
 Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile);
 

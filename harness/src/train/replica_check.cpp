@@ -6,6 +6,7 @@
 
 #include "common/hashing.h"
 #include "mpi/mpi_check.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 namespace {
@@ -27,6 +28,7 @@ ReplicaCheck check_replicas(FusionBuffer& fusion, MPI_Comm comm) {
   ReplicaCheck check;
   check.hash = parameter_hash(fusion);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(size));
+  WatchedOperation watched("replica check", 0, size);
   check_mpi(MPI_Allgather(&check.hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, comm),
             "MPI_Allgather");
   for (auto h : hashes) check.consistent = check.consistent && h == hashes[0];

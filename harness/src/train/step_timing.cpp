@@ -6,6 +6,7 @@
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
+#include "train/arrival_skew.h"
 
 namespace harness {
 namespace {
@@ -86,10 +87,18 @@ Json describe(const SampleSummary& step, const std::vector<RankMedians>& ranks,
           {"noisy", step.cv > settings.noise_cv_threshold}};
 }
 
+// Steps slower than factor x the median step: a stall that ended, not a measurement.
+std::size_t count_slow(const std::vector<double>& seconds, double factor) {
+  if (seconds.empty()) return 0;
+  const double limit = factor * percentile(seconds, 50);
+  return static_cast<std::size_t>(
+      std::count_if(seconds.begin(), seconds.end(), [&](double s) { return s > limit; }));
+}
+
 }  // namespace
 
-Json summarise_step_timing(const StepSamples& samples, const TrainSettings& settings,
-                           MPI_Comm comm) {
+Json summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
+                           const TrainSettings& settings, MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -97,8 +106,18 @@ Json summarise_step_timing(const StepSamples& samples, const TrainSettings& sett
   const auto slowest = max_over_ranks(samples.total_s, comm);
   const auto ranks = gather_medians(samples, comm, size);
   const double wall = max_over_ranks(samples.wall_seconds, comm);
+  const double slow_training = max_over_ranks(
+      static_cast<double>(count_slow(training_steps, settings.slow_step_factor)), comm);
+  const Json stragglers = summarise_arrivals(samples.arrival_ns, comm);
   if (rank != 0) return Json::object();
-  return describe(summarise(slowest), ranks, samples, wall, settings);
+  Json result = describe(summarise(slowest), ranks, samples, wall, settings);
+  const std::size_t slow_timing = count_slow(slowest, settings.slow_step_factor);
+  result["slow_steps"] = {{"timing", slow_timing},
+                          {"training", static_cast<std::size_t>(slow_training)},
+                          {"factor", settings.slow_step_factor}};
+  if (slow_timing > 0 || slow_training > 0) result["noisy"] = true;
+  result["stragglers"] = stragglers;
+  return result;
 }
 
 }  // namespace harness

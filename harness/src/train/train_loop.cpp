@@ -7,6 +7,7 @@
 
 #include "loader/plugin_call.h"
 #include "mpi/max_over_ranks.h"
+#include "mpi/watchdog.h"
 #include "train/data_tensor.h"
 #include "train/optimizer_factory.h"
 
@@ -24,6 +25,7 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 struct TrainingLoop::StepResult {
   double global_loss = 0;  // the mean of the ranks' batch losses
   double compute_s = 0, allreduce_s = 0, optimizer_s = 0;
+  std::int64_t arrival_ns = 0;  // entering the gradient allreduce
 };
 
 TrainingLoop::TrainingLoop(const TrainSettings& settings, std::uint64_t seed,
@@ -89,6 +91,7 @@ void TrainingLoop::run_epoch(std::uint64_t epoch) {
 }
 
 TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, double lr) {
+  WatchedOperation watched_step("training step", steps_run_, context_.size);
   const auto t0 = Clock::now();
   auto x = train_.index_select(0, indices);
   at::Tensor reconstruction;
@@ -99,9 +102,12 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   fusion_.pack_gradients();
   fusion_.set_extra(0, loss);
   const auto t1 = Clock::now();
-  throw_if_failed(communicator_.allreduce(fusion_.view(), {plugin::ReduceOp::kAvg, nullptr}),
-                  "allreduce");
-  throw_if_failed(communicator_.synchronize(), "synchronize");
+  {
+    WatchedOperation watched_allreduce("gradient allreduce", steps_run_, context_.size);
+    throw_if_failed(communicator_.allreduce(fusion_.view(), {plugin::ReduceOp::kAvg, nullptr}),
+                    "allreduce");
+    throw_if_failed(communicator_.synchronize(), "synchronize");
+  }
   const auto t2 = Clock::now();
   fusion_.unpack_gradients();
   StepResult result;
@@ -112,11 +118,15 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   result.compute_s = seconds_between(t0, t1);
   result.allreduce_s = seconds_between(t1, t2);
   result.optimizer_s = seconds_between(t2, t3);
+  result.arrival_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
+  ++steps_run_;
   return result;
 }
 
 void TrainingLoop::train_step(const at::Tensor& indices) {
   const StepResult step = run_step(indices, schedule_.at(outcome_.steps));
+  outcome_.step_seconds.push_back(step.compute_s + step.allreduce_s + step.optimizer_s);
   ++outcome_.steps;
   record_loss(step.global_loss);
 }
@@ -124,10 +134,17 @@ void TrainingLoop::train_step(const at::Tensor& indices) {
 // Every rank sees the same reduced loss, so every rank takes the same branch here.
 void TrainingLoop::record_loss(double global_loss) {
   outcome_.step_losses.push_back(global_loss);
-  if (!std::isfinite(global_loss)) {
+  const double first = outcome_.step_losses.front();
+  const bool exploded = settings_.divergence_factor > 0 && std::isfinite(first) && first > 0 &&
+                        global_loss > settings_.divergence_factor * first;
+  if (!std::isfinite(global_loss) || exploded) {
     outcome_.status = TrialStatus::kDiverged;
     outcome_.reason = "global loss became " + std::to_string(global_loss) + " at step " +
-                      std::to_string(outcome_.steps);
+                      std::to_string(outcome_.steps) +
+                      (exploded ? ", more than divergence_factor (" +
+                                      std::to_string(settings_.divergence_factor) +
+                                      ") times the first step's " + std::to_string(first)
+                                : std::string());
     return;
   }
   recent_.add(global_loss);
@@ -185,6 +202,7 @@ void TrainingLoop::time_round(std::size_t steps, StepSamples* samples) {
     samples->compute_s.push_back(step.compute_s);
     samples->allreduce_s.push_back(step.allreduce_s);
     samples->optimizer_s.push_back(step.optimizer_s);
+    samples->arrival_ns.push_back(step.arrival_ns);
     samples->total_s.push_back(step.compute_s + step.allreduce_s + step.optimizer_s);
   }
 }

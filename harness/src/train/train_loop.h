@@ -40,6 +40,7 @@ struct TrainOutcome {
   std::optional<std::uint64_t> steps_to_target;
   std::optional<double> seconds_to_target;
   double train_seconds = 0;
+  std::vector<double> step_seconds;  // this rank's, every training step
 };
 
 // This rank's durations of the timing phase's steps, one entry per step in each vector.
@@ -48,8 +49,9 @@ struct StepSamples {
   std::vector<double> compute_s;
   std::vector<double> allreduce_s;
   std::vector<double> optimizer_s;
-  std::size_t samples_per_step = 0;  // this rank's batch
-  double wall_seconds = 0;           // the whole phase on this rank
+  std::vector<std::int64_t> arrival_ns;  // steady clock when it entered the gradient allreduce
+  std::size_t samples_per_step = 0;      // this rank's batch
+  double wall_seconds = 0;               // the whole phase on this rank
 
   std::size_t steps() const { return total_s.size(); }
 };
@@ -102,6 +104,7 @@ class TrainingLoop {
   std::chrono::steady_clock::time_point started_;
   at::Tensor timing_order_;  // epoch 0's shard, on the device, once the timing phase starts
   std::size_t next_timing_batch_ = 0;
+  std::uint64_t steps_run_ = 0;  // training and timing steps, for the watchdog's reports
 };
 
 }  // namespace harness

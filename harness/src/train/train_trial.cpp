@@ -6,6 +6,7 @@
 
 #include "common/hashing.h"
 #include "loader/plugin_call.h"
+#include "mpi/watchdog.h"
 #include "record/trial_record.h"
 #include "train/evaluation.h"
 #include "train/fusion_buffer.h"
@@ -34,7 +35,9 @@ GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
 }
 
 // Horovod's broadcast_parameters: everyone starts from rank 0's initial weights.
-void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& communicator) {
+void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& communicator,
+                                  int group_size) {
+  WatchedOperation watched("broadcast of initial parameters", 0, group_size);
   fusion.pack_values();
   throw_if_failed(communicator.broadcast(fusion.view(), 0), "broadcast");
   throw_if_failed(communicator.synchronize(), "synchronize");
@@ -51,6 +54,8 @@ GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& se
     try {
       *evaluation = evaluate_detection(*setup.model, *setup.data, setup.device,
                                        settings.threshold_percentile);
+    } catch (const NonFiniteScores& e) {
+      local = {TrialStatus::kDiverged, std::string("evaluation: ") + e.what()};
     } catch (const std::exception& e) {
       local = {TrialStatus::kFailed, std::string("evaluation: ") + e.what()};
     }
@@ -86,7 +91,9 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
 void write_measurements(const Json& timing, const Json& evaluation, Json* record) {
   Json& r = *record;
   r["timed_steps"] = timing["timing"]["steps"];
-  for (const char* key : {"throughput", "step_time_ms", "timing", "noisy"}) r[key] = timing[key];
+  for (const char* key :
+       {"throughput", "step_time_ms", "timing", "noisy", "slow_steps", "stragglers"})
+    if (timing.contains(key)) r[key] = timing[key];
   if (evaluation.is_null()) return;
   r["loss"]["validation"] = evaluation["validation_loss"];
   r["detection"] = evaluation["detection"];
@@ -124,7 +131,7 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   record["data"] = describe_data(*setup.data);
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/1);
-    broadcast_initial_parameters(fusion, *backend.communicator);
+    broadcast_initial_parameters(fusion, *backend.communicator, context.size);
     TrainingLoop loop(settings, trial.seed, context, setup, *backend.communicator, fusion);
     const TrainOutcome outcome = loop.train();
     const ReplicaCheck replicas = check_replicas(fusion, context.comm);
@@ -134,7 +141,8 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     if (evaluated.any()) return finish_record(record, evaluated.status, evaluated.reason, started);
     const StepSamples samples =
         outcome.status == TrialStatus::kOk ? loop.time_steps() : StepSamples{};
-    const Json timing = summarise_step_timing(samples, settings, context.comm);
+    const Json timing =
+        summarise_step_timing(samples, outcome.step_seconds, settings, context.comm);
     if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
     write_training(settings, outcome, replicas, fusion.view().bytes(), &record);
     write_measurements(timing, evaluation, &record);

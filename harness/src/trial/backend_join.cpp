@@ -5,6 +5,7 @@
 #include "loader/communicator_factory.h"
 #include "loader/plugin_capabilities.h"
 #include "mpi/trial_groups.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 namespace {
@@ -19,6 +20,7 @@ GroupProblem init_on_group(const TrialContext& context, const Json& params, Join
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
     group.params_json = params.dump();
+    WatchedOperation watched("backend init", 0, group.size);
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};
     const bool declined = status.code() == plugin::StatusCode::kUnsupported;

@@ -1,0 +1,16 @@
+// Values echoed in error messages, cut short: a message names the offending value, it does not
+// repeat a 50 MB one.
+#pragma once
+
+#include <string>
+
+#include "common/json.h"
+
+namespace harness {
+
+// text itself when at most max_chars long, else its head, "..." and the full length.
+std::string brief(const std::string& text, std::size_t max_chars = 80);
+// The value as compact JSON, cut the same way.
+std::string brief(const Json& value, std::size_t max_chars = 80);
+
+}  // namespace harness

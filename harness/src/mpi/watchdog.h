@@ -1,0 +1,94 @@
+// The watchdog (Horovod's stall check, torch's desync report): every collective, barrier and
+// training step of a trial runs as a WatchedOperation with a deadline. A rank whose current
+// operation has lasted longer than the timeout reports (operation, step, seconds) to rank 0 on
+// a communicator of its own, from a thread of its own. Rank 0 gathers the reports for a short
+// grace period, names the ranks that are not waiting in the same operation ("rank 1 has not
+// entered allreduce of step 812 for 60 s; ranks 0, 2, 3 are waiting"), hands the message to
+// the hang handler (which records the trial as hung and marks meta.json) and aborts the job
+// with kExitHung: MPI cannot take a stuck rank back, and --resume can go on from there.
+//
+// A rank that is stopped reports nothing, which is how it is named. When rank 0 is the one
+// stopped, the others wait a further timeout for it and then abort with their own message.
+// Needs MPI_THREAD_MULTIPLE (checked; without it the watchdog stays off and says so).
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace harness {
+
+class Watchdog {
+ public:
+  // Rank 0 only: records the hang (the trial as hung, meta.json) before the job is aborted.
+  using HangHandler = std::function<void(const std::string& message)>;
+
+  // Collective over `world`. timeout_s <= 0 leaves the watchdog off.
+  Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang);
+  ~Watchdog();  // collective: stops the thread
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  bool active() const { return thread_.joinable(); }
+  double timeout_s() const { return timeout_s_; }
+  // Why it is off, when it is.
+  const std::string& inactive_reason() const { return inactive_reason_; }
+
+  // The process's watchdog (nullptr when none): WatchedOperation finds it here.
+  static Watchdog* instance();
+
+  // What the main thread is in; used by WatchedOperation (main thread only).
+  struct State {
+    const char* operation = nullptr;
+    std::uint64_t step = 0;
+    int group_size = 0;
+    std::int64_t entered_ns = 0;
+  };
+  State current() const;
+  void enter(const char* operation, std::uint64_t step, int group_size);
+  void restore(const State& state);
+  void leave();
+
+ private:
+  struct Report;
+  void run();
+  bool overdue(Report* report) const;
+  void leader_loop();
+  void member_loop();
+  std::string compose(const Report* reports, int count) const;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate of world, for reports only
+  int rank_ = 0;
+  int size_ = 1;
+  double timeout_s_ = 0;
+  HangHandler on_hang_;
+  std::string inactive_reason_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  // The main thread's current operation: name (static string), step, when it was entered.
+  std::atomic<const char*> operation_{nullptr};
+  std::atomic<std::uint64_t> step_{0};
+  std::atomic<int> group_size_{0};
+  std::atomic<std::int64_t> entered_ns_{0};
+};
+
+// RAII: the main thread is inside `operation` (a string literal) of `step`, an operation of the
+// group of world ranks 0..group_size-1 (a trial's group), until destroyed. Nests: an inner
+// operation replaces the outer one and gives it back, with its own start, when it ends.
+class WatchedOperation {
+ public:
+  WatchedOperation(const char* operation, std::uint64_t step, int group_size);
+  ~WatchedOperation();
+  WatchedOperation(const WatchedOperation&) = delete;
+  WatchedOperation& operator=(const WatchedOperation&) = delete;
+
+ private:
+  Watchdog* watchdog_;
+  Watchdog::State outer_;
+};
+
+}  // namespace harness

@@ -1,0 +1,21 @@
+// Stragglers (DeepSpeed's comm logger, Horovod's stall check): per timing-phase step, when each
+// rank arrived at the gradient allreduce relative to the first rank, so a slow host is named,
+// not just felt. Ranks' steady clocks are put on rank 0's by the median offset seen at the exit
+// of a few barriers (resolution: the barrier's exit skew, microseconds on one host).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/json.h"
+
+namespace harness {
+
+// Collective over comm; every rank passes as many arrivals (steady-clock ns, one per step).
+// Rank 0 gets {"arrival_skew_ms": {"p50", "p99", "max"}, "last_arrivals": [steps each rank
+// arrived last], "clock_sync": "..."}; other ranks (and groups of one) get null.
+Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm);
+
+}  // namespace harness

@@ -1,0 +1,86 @@
+# Faults end in a recorded status and reason, never a hang or an ok: non-finite anomaly scores,
+# an exploding loss; a non-plugin library in the plugin directory never runs, even under
+# --dry-run; --resume refuses another experiment (unless --extend); Ctrl-C marks meta.json.
+source "$(dirname "$0")/lib.bash"
+BUILD=$(dirname "$HARNESS")
+TEST_PLUGINS="$BUILD/tests/test_plugins"
+
+# 1. A model whose evaluation output is NaN, then +inf: diverged with the reason, in bounded time.
+for output in nan inf; do
+  timeout 120 "$HARNESS" experiments/smoke.json --plugin-dir "$TEST_PLUGINS" -q \
+    --results-dir "$WORK/nonfinite-$output" --set 'sweep.world_size=[1]' \
+    --set 'sweep.batch_size=[64]' --set settings.model=nonfinite \
+    --set 'settings.model_params={"output": "'$output'"}' --set settings.min_time_s=0.01 ||
+    fail "the run with $output scores did not finish (status $?)"
+  py "$(only_run_dir "$WORK/nonfinite-$output")" <<'PY'
+import json, sys, os
+[record] = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+assert record["status"] == "diverged", record["status"]
+assert "anomaly scores are not finite" in record["reason"], record["reason"]
+print("ok:", record["reason"])
+PY
+done
+
+# 2. Adam at lr 100: the loss explodes long before it is NaN.
+"$HARNESS" experiments/smoke.json -q --results-dir "$WORK/explode" --set 'sweep.world_size=[1]' \
+  --set 'sweep.batch_size=[32]' --set settings.optimizer.lr=100 --set settings.min_time_s=0.01
+py "$(only_run_dir "$WORK/explode")" <<'PY'
+import json, sys, os
+[record] = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+assert record["status"] == "diverged", (record["status"], record["loss"]["final"])
+assert "divergence_factor" in record["reason"] or "nan" in record["reason"], record["reason"]
+print("ok:", record["reason"])
+PY
+
+# 3. Libraries with a constructor, one named like a plugin: nothing runs, dry run or not.
+mkdir "$WORK/plugins"
+cp "$BUILD/tests/probe/libconstructor_probe.so" "$WORK/plugins/libharness_comm_probe.so"
+cp "$BUILD/tests/probe/libconstructor_probe.so" "$WORK/plugins/libprobe.so"
+export HARNESS_CONSTRUCTOR_PROBE="$WORK/constructor_ran"
+"$HARNESS" experiments/smoke.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null
+"$HARNESS" --list-plugins --plugin-dir "$WORK/plugins" > "$WORK/list"
+unset HARNESS_CONSTRUCTOR_PROBE
+[ ! -e "$WORK/constructor_ran" ] || fail "a non-plugin library's constructor ran"
+grep -q "does not export harness_plugin_info_v1" "$WORK/list" || fail "the probe was not reported"
+chmod o+w "$WORK/plugins"
+"$HARNESS" experiments/smoke.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null 2> "$WORK/err"
+grep -q "plugin directory refused: it is writable by every user" "$WORK/err" ||
+  fail "a world-writable plugin directory was not refused loudly"
+echo "ok: plugin directory checks"
+
+# 4. --resume with another experiment or --set is refused, --extend accepts it.
+"$HARNESS" experiments/smoke.json -q --results-dir "$WORK/c" --set 'sweep.world_size=[1]' \
+  --set 'sweep.batch_size=[64]' --set settings.min_time_s=0.01
+dir=$(only_run_dir "$WORK/c")
+expect_error "the experiment differs from the one recorded in meta.json at /sweep/batch_size" \
+  "$HARNESS" experiments/smoke.json --resume "$dir" --set 'sweep.world_size=[1]' \
+  --set 'sweep.batch_size=[32]' --set settings.min_time_s=0.01
+expect_error "the experiment differs" "$HARNESS" experiments/lr_scaling.json --resume "$dir"
+"$HARNESS" experiments/smoke.json --resume "$dir" --extend -q --set 'sweep.world_size=[1]' \
+  --set 'sweep.batch_size=[32]' --set settings.min_time_s=0.01
+py "$dir" <<'PY'
+import json, sys, os
+records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+assert len(records) == 2, len(records)
+meta = json.load(open(os.path.join(sys.argv[1], "meta.json")))
+assert "experiment" in meta["resumed"][0], meta["resumed"]
+print("ok: --extend recorded the second experiment")
+PY
+
+# 5. Ctrl-C (SIGINT to mpirun) mid-sweep: meta.json says interrupted and how to resume.
+setsid $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/d" \
+  --set settings.min_time_s=2 > "$WORK/console" 2>&1 &
+job=$!
+for _ in $(seq 600); do
+  file=$(ls "$WORK"/d/smoke/*/trials.jsonl 2>/dev/null || true)
+  [ -n "$file" ] && [ "$(grep -c . "$file")" -ge 1 ] && break
+  sleep 0.05
+done
+kill -INT -- -"$job"
+wait "$job" 2>/dev/null || true
+dir=$(only_run_dir "$WORK/d")
+dir=${dir%/}
+grep -q '"interrupted"' "$dir/meta.json" || { cat "$WORK/console"; fail "meta.json not marked interrupted"; }
+grep -q "harness --resume $dir" "$dir/meta.json" || fail "meta.json does not say how to resume"
+echo "ok: interrupted run marked"
+echo PASS
