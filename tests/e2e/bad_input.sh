@@ -35,6 +35,10 @@ mkfifo "$WORK/fifo.csv"
 expect_error "fifo.csv: not a regular file (expected a data file)" \
   "$HARNESS" experiments/smoke.json --set 'sweep.world_size=[1]' \
   --set "settings.dataset={\"kind\": \"csv\", \"path\": \"$WORK/fifo.csv\"}" --dry-run
+printf 'label\n0\n1\n' > "$WORK/labels_only.csv"
+expect_error "labels_only.csv:1: only the label column \"label\"; a data set needs at least one feature column" \
+  "$HARNESS" experiments/smoke.json --set 'sweep.world_size=[1]' \
+  --set "settings.dataset={\"kind\": \"csv\", \"path\": \"$WORK/labels_only.csv\"}" --dry-run
 expect_error "--plugin-dir /no/such/dir: no such directory" \
   "$HARNESS" experiments/smoke.json --plugin-dir /no/such/dir --dry-run
 expect_error "no experiment file given" "$HARNESS"

@@ -71,11 +71,7 @@ PY
 setsid $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/d" \
   --set settings.min_time_s=2 > "$WORK/console" 2>&1 &
 job=$!
-for _ in $(seq 600); do
-  file=$(ls "$WORK"/d/smoke/*/trials.jsonl 2>/dev/null || true)
-  [ -n "$file" ] && [ "$(grep -c . "$file")" -ge 1 ] && break
-  sleep 0.05
-done
+wait_for_records "$WORK"/d 1
 kill -INT -- -"$job"
 wait "$job" 2>/dev/null || true
 dir=$(only_run_dir "$WORK/d")
@@ -83,4 +79,19 @@ dir=${dir%/}
 grep -q '"interrupted"' "$dir/meta.json" || { cat "$WORK/console"; fail "meta.json not marked interrupted"; }
 grep -q "harness --resume $dir" "$dir/meta.json" || fail "meta.json does not say how to resume"
 echo "ok: interrupted run marked"
+
+# 6. Messages too big for this host's memory: the trial is recorded failed with the figures,
+# nothing is allocated (it used to be OOM-killed with no record).
+cat > "$WORK/big.json" <<'JSON'
+{"name": "big", "kind": "collective",
+ "settings": {"world_size": 1, "min_bytes": 1000000000000, "max_bytes": 1000000000000}}
+JSON
+"$HARNESS" "$WORK/big.json" --results-dir "$WORK/e" -q
+py "$(only_run_dir "$WORK/e")" <<'PY'
+import json, sys, os
+[record] = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+assert record["status"] == "failed", record["status"]
+assert "needs about 3000.0 GB; this host has" in record["reason"], record["reason"]
+print("ok:", record["reason"])
+PY
 echo PASS

@@ -20,3 +20,13 @@ expect_error() {
 # The only results folder under $1/<name>/.
 only_run_dir() { ls -d "$1"/*/*/ | head -1; }
 py() { python3 - "$@"; }
+# wait_for_records RESULTS_BASE N: until the run under RESULTS_BASE/<name>/<time>/ has recorded
+# N trials (at most 30 s), so a test can interrupt a sweep midway.
+wait_for_records() {
+  local file
+  for _ in $(seq 600); do
+    file=$(ls "$1"/*/*/trials.jsonl 2>/dev/null || true)
+    [ -n "$file" ] && [ "$(grep -c . "$file")" -ge "$2" ] && return 0
+    sleep 0.05
+  done
+}

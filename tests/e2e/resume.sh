@@ -29,11 +29,7 @@ cat > "$WORK/long.json" <<'JSON'
 JSON
 setsid $MPIRUN -np 2 "$HARNESS" "$WORK/long.json" --results-dir "$WORK/b" -q &
 job=$!
-for _ in $(seq 600); do
-  file=$(ls "$WORK"/b/long/*/trials.jsonl 2>/dev/null || true)
-  [ -n "$file" ] && [ "$(grep -c . "$file")" -ge 2 ] && break
-  sleep 0.05
-done
+wait_for_records "$WORK"/b 2
 kill -KILL -- -"$job" 2>/dev/null || true
 wait "$job" 2>/dev/null || true
 dir=$(only_run_dir "$WORK/b")

@@ -76,6 +76,20 @@ TEST_F(FannLoader, RejectsShortAndRaggedFiles) {
   }
 }
 
+// Found by fuzz/fann_fuzzer: a header count beyond size_t was undefined behaviour (and a huge
+// width an allocation before any row was read).
+TEST_F(FannLoader, RejectsHeaderCountsOutOfRange) {
+  for (const char* header : {"6.7e23 2 1", "1 1e9 1", "1 2.5 1", "-1 2 1"}) {
+    try {
+      load_fann(write_temp("header.fann", std::string(header) + "\n0 1\n1\n"));
+      FAIL() << header;
+    } catch (const InputError& e) {
+      EXPECT_CONTAINS(e.what(), "header.fann:1: expected the number of");
+      EXPECT_CONTAINS(e.what(), "as a whole number in [0, ");
+    }
+  }
+}
+
 TEST_F(Annthyroid, RealDataFromLibfannDoc) {
   const DataSplit split = load_dataset(dataset_settings({{"kind", "annthyroid"}}), false);
   EXPECT_EQ(split.train.cols, 21u);

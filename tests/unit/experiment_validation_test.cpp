@@ -57,6 +57,13 @@ TEST(ExperimentValidation, InvalidUtf8NamesTheLine) {
   EXPECT_CONTAINS(message, "UTF-8");
 }
 
+// Found by fuzz/set_override_fuzzer: a --set value that is not UTF-8 crashed the error path.
+TEST(ExperimentValidation, NonUtf8SetValueIsAnError) {
+  const std::string message =
+      error_of(R"({"name": "x"})", {std::string("settings.epochs=\x91\xff")});
+  EXPECT_CONTAINS(message, "--set: not valid UTF-8 text");
+}
+
 TEST(ExperimentValidation, TooManyTrialsIsRefusedBeforeExpanding) {
   const std::string axis = "[1,2,3,4,5,6,7,8,9,10]";
   std::string sweep;

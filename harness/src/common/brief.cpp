@@ -8,8 +8,9 @@ std::string brief(const std::string& text, std::size_t max_chars) {
 }
 
 std::string brief(const Json& value, std::size_t max_chars) {
-  // Dumping a huge value to cut it costs a copy; error paths can afford it.
-  return brief(value.dump(), max_chars);
+  // Dumping a huge value to cut it costs a copy; error paths can afford it. Invalid UTF-8 is
+  // replaced, never thrown: this runs while reporting bad input.
+  return brief(value.dump(-1, ' ', false, Json::error_handler_t::replace), max_chars);
 }
 
 }  // namespace harness

@@ -16,6 +16,9 @@ TabularData load_csv(const std::string& path, const std::string& label_column) {
   if (label_it == header.end())
     reader.fail("no label column \"" + label_column + "\" in the header (columns: " + line + ")");
   const auto label_index = static_cast<std::size_t>(label_it - header.begin());
+  if (header.size() < 2)
+    reader.fail("only the label column \"" + label_column +
+                "\"; a data set needs at least one feature column besides it");
 
   TabularData data;
   data.cols = header.size() - 1;

@@ -13,9 +13,10 @@ TabularData load_fann(const std::string& path) {
   const auto header = split_blanks(line);
   if (header.size() != 3)
     reader.fail("expected a header \"rows inputs outputs\", got \"" + line + "\"");
-  const auto rows = static_cast<std::size_t>(reader.number(header[0], 0));
-  const auto inputs = static_cast<std::size_t>(reader.number(header[1], 1));
-  const auto outputs = static_cast<std::size_t>(reader.number(header[2], 2));
+  // Bounded: a huge width would be allocated before any row is read.
+  const std::size_t rows = reader.whole_number(header[0], 0, 1e9, "the number of rows");
+  const std::size_t inputs = reader.whole_number(header[1], 1, 1e5, "the number of inputs");
+  const std::size_t outputs = reader.whole_number(header[2], 2, 1e3, "the number of outputs");
   if (inputs == 0 || outputs == 0) reader.fail("header declares no inputs or no outputs");
 
   TabularData data;

@@ -29,7 +29,7 @@ SeriesSet load_lwsndr(const std::string& path) {
     for (std::size_t c = 0; c < fields.size(); ++c) numbers.push_back(reader.number(fields[c], c));
     if (numbers[5] != 0.0f && numbers[5] != 1.0f)
       reader.fail("label must be 0 or 1, got \"" + fields[5] + "\"");
-    Series& s = motes[static_cast<int>(numbers[1])];
+    Series& s = motes[static_cast<int>(reader.whole_number(fields[1], 1, 1e6, "the mote id"))];
     s.features = 2;
     s.values.push_back(numbers[3]);
     s.values.push_back(numbers[4]);

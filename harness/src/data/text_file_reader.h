@@ -36,6 +36,17 @@ class TextFileReader {
     throw InputError(path_ + ":" + std::to_string(line_number_) + ": " + message);
   }
 
+  // A whole number in [0, most] or fails naming what it counts or identifies: casting an
+  // out-of-range float to an integer is undefined (found by the fuzzers, fuzz/).
+  std::size_t whole_number(const std::string& token, std::size_t column, double most,
+                           const std::string& what) const {
+    const double value = number(token, column);
+    if (!(value >= 0 && value <= most && value == std::floor(value)))
+      fail("expected " + what + " as a whole number in [0, " +
+           std::to_string(static_cast<long long>(most)) + "], got \"" + token + "\"");
+    return static_cast<std::size_t>(value);
+  }
+
   // Parses a number or fails naming the token and its column.
   float number(const std::string& token, std::size_t column) const {
     std::size_t used = 0;

@@ -131,15 +131,29 @@ void validate_part(const ExperimentPart& part, ErrorList& errors) {
   validate_sweep(*part.schema, part.sweep, part.pointer, errors);
 }
 
+// JSON text is UTF-8; the parser checks files, this checks command-line text.
+bool valid_utf8(const std::string& text) {
+  try {
+    (void)Json(text).dump();
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
 void apply_override(Json& document, const std::string& assignment, ErrorList& errors) {
+  if (!valid_utf8(assignment)) {
+    errors.add("--set: not valid UTF-8 text (" + brief(Json(assignment)) + ")");
+    return;
+  }
   const auto equals = assignment.find('=');
   if (equals == std::string::npos || equals == 0) {
-    errors.add("--set " + assignment + ": expected path=value, e.g. settings.batch_size=64");
+    errors.add("--set " + brief(assignment) + ": expected path=value, e.g. settings.batch_size=64");
     return;
   }
   const std::string path = assignment.substr(0, equals);
   if (!set_path(document, path, parse_loose_value(assignment.substr(equals + 1))))
-    errors.add("--set " + assignment + ": \"" + path +
+    errors.add("--set " + brief(assignment) + ": \"" + brief(path) +
                "\" runs through a value that is not an object");
 }
 
