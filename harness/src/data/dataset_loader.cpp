@@ -31,13 +31,18 @@ std::string path_or(const std::string& path, const std::string& fallback) {
   return path.empty() ? fallback : path;
 }
 
-DataSplit load_series(const DatasetSettings& dataset, bool normal_only) {
+WindowOptions window_options(const DatasetSettings& dataset) {
   WindowOptions options;
   options.window = dataset.window;
   options.stride = dataset.stride;
   options.test_stride = dataset.test_stride;
   options.label_rule = dataset.window_label;
   options.test_fraction = dataset.test_fraction;
+  return options;
+}
+
+DataSplit load_series(const DatasetSettings& dataset, bool normal_only) {
+  const WindowOptions options = window_options(dataset);
   if (dataset.kind == DatasetKind::kSyntheticSeries)
     return make_windowed_split(make_synthetic_series(dataset), options, normal_only);
   const std::string path = path_or(dataset.path, default_lwsndr_file());
@@ -106,6 +111,25 @@ void check_generated_size(const DatasetSettings& dataset) {
 }
 
 }  // namespace
+
+DataSplit dataset_shape(const DatasetSettings& dataset, bool normal_only) {
+  const bool synthetic =
+      dataset.kind == DatasetKind::kSynthetic || dataset.kind == DatasetKind::kSyntheticSeries;
+  if (!synthetic) return load_dataset(dataset, normal_only);
+  check_generated_size(dataset);
+  DataSplit shape;
+  shape.features = dataset.dim;
+  shape.sequence = dataset.is_series();
+  if (shape.sequence) {
+    check_synthetic_series(dataset);
+    train_test_cut(dataset.length, window_options(dataset), "the synthetic series");
+    shape.window = dataset.window;
+  } else {
+    check_synthetic_tabular(dataset);
+  }
+  shape.description = std::string(dataset_kind_name(dataset.kind)) + " (not generated: dry run)";
+  return shape;
+}
 
 DataSplit load_dataset(const DatasetSettings& dataset, bool normal_only) {
   check_generated_size(dataset);

@@ -11,4 +11,9 @@ namespace harness {
 // Throws SettingError (a problem of one setting) or InputError (a bad file, named file:line).
 DataSplit load_dataset(const DatasetSettings& dataset, bool normal_only);
 
+// What validation needs without the cost (--dry-run): synthetic kinds are checked (settings,
+// memory estimate) and described by their shape (features, window) but never generated; data
+// files are read, as validating them needs. Throws like load_dataset.
+DataSplit dataset_shape(const DatasetSettings& dataset, bool normal_only);
+
 }  // namespace harness

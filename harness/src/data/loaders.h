@@ -18,5 +18,8 @@ TabularData load_fann(const std::string& path);
 SeriesSet load_lwsndr(const std::string& path);
 DataSplit make_synthetic_tabular(const DatasetSettings& dataset);
 SeriesSet make_synthetic_series(const DatasetSettings& dataset);
+// The generators' own setting checks (SettingError), without generating anything.
+void check_synthetic_tabular(const DatasetSettings& dataset);
+void check_synthetic_series(const DatasetSettings& dataset);
 
 }  // namespace harness

@@ -10,15 +10,19 @@
 
 namespace harness {
 
+void check_synthetic_series(const DatasetSettings& dataset) {
+  // An event must fit in the series: its start is drawn from [0, length - event_length].
+  if (dataset.event_length > dataset.length)
+    throw SettingError("dataset.event_length", "expected at most dataset.length (" +
+                                                   std::to_string(dataset.length) + "), got " +
+                                                   std::to_string(dataset.event_length));
+}
+
 SeriesSet make_synthetic_series(const DatasetSettings& dataset) {
   const std::size_t length = dataset.length, features = dataset.dim;
   const std::size_t events = dataset.events, event_length = dataset.event_length;
   const double noise = dataset.noise;
-  // An event must fit in the series: its start is drawn from [0, length - event_length].
-  if (event_length > length)
-    throw SettingError("dataset.event_length", "expected at most dataset.length (" +
-                                                   std::to_string(length) + "), got " +
-                                                   std::to_string(event_length));
+  check_synthetic_series(dataset);
   SplitMix64 rng(dataset.seed);
 
   Series s;

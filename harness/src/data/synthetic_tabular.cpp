@@ -11,14 +11,19 @@
 
 namespace harness {
 
+void check_synthetic_tabular(const DatasetSettings& dataset) {
+  if (dataset.latent_dim >= dataset.dim)
+    throw SettingError("dataset.latent_dim", "expected less than dim (" +
+                                                 std::to_string(dataset.dim) + "), got " +
+                                                 std::to_string(dataset.latent_dim));
+}
+
 DataSplit make_synthetic_tabular(const DatasetSettings& dataset) {
   const std::size_t rows = dataset.rows, dim = dataset.dim, latent = dataset.latent_dim;
   const double contamination = dataset.contamination, noise = dataset.noise;
   const double anomaly_scale = dataset.anomaly_scale;
   const std::uint64_t seed = dataset.seed;
-  if (latent >= dim)
-    throw SettingError("dataset.latent_dim", "expected less than dim (" + std::to_string(dim) +
-                                                 "), got " + std::to_string(latent));
+  check_synthetic_tabular(dataset);
 
   SplitMix64 rng(seed);
   std::vector<double> w(dim * latent), v(dim * latent);

@@ -33,20 +33,26 @@ void cut_windows(const Series& s, std::size_t begin, std::size_t end, std::size_
 
 }  // namespace
 
+std::size_t train_test_cut(std::size_t length, const WindowOptions& options,
+                           const std::string& series_name) {
+  const auto cut =
+      static_cast<std::size_t>(std::llround((1.0 - options.test_fraction) * double(length)));
+  if (cut < options.window || length - cut < options.window)
+    throw SettingError("dataset.window", series_name + " has " + std::to_string(length) +
+                                             " points, too few for a window of " +
+                                             std::to_string(options.window) +
+                                             " in both its train and test parts");
+  return cut;
+}
+
 namespace {
 
 // The training part of each series ends here (its test part starts here).
 std::vector<std::size_t> train_test_cuts(const SeriesSet& set, const WindowOptions& options) {
   std::vector<std::size_t> cut(set.series.size());
-  for (std::size_t k = 0; k < set.series.size(); ++k) {
-    const Series& s = set.series[k];
-    cut[k] = static_cast<std::size_t>(std::llround((1.0 - options.test_fraction) * s.length()));
-    if (cut[k] < options.window || s.length() - cut[k] < options.window)
-      throw SettingError("dataset.window",
-                         set.description + " series " + std::to_string(k) + " has " +
-                             std::to_string(s.length()) + " points, too few for a window of " +
-                             std::to_string(options.window) + " in both its train and test parts");
-  }
+  for (std::size_t k = 0; k < set.series.size(); ++k)
+    cut[k] = train_test_cut(set.series[k].length(), options,
+                            set.description + " series " + std::to_string(k));
   return cut;
 }
 

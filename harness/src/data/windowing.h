@@ -26,6 +26,11 @@ struct WindowOptions {
 // training windows labelled normal. The test windows' layout maps window scores back to points.
 DataSplit make_windowed_split(const SeriesSet& set, const WindowOptions& options, bool normal_only);
 
+// Where a series of `length` points is cut into its training and test parts; throws
+// SettingError (dataset.window) when a window does not fit in both.
+std::size_t train_test_cut(std::size_t length, const WindowOptions& options,
+                           const std::string& series_name);
+
 // Point scores: each test point's score is the mean score of the test windows covering it.
 // Points no window covers are left out. Fills labels with the matching point labels.
 std::vector<double> point_scores(const WindowLayout& layout,

@@ -71,7 +71,7 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   check_resumed_experiment(cli, experiment, mpi.rank());
   const auto trials = expand_trials(experiment);
   const PluginRegistry plugins = load_plugins(cli, leader);
-  DataCache data;
+  DataCache data(/*shapes_only=*/cli.dry_run);
   // A dry run may be made without mpirun: it reports the ranks needed instead of refusing.
   validate_on_every_rank(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size(),
                          mpi.rank(), mpi.size());
