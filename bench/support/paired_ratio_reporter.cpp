@@ -79,8 +79,8 @@ void PairedRatioReporter::Finalize() {
                 ratio.median_ci.coverage * 100, (candidate_median - reference_median) * 1e6);
   }
   if (header)
-    std::printf("ratio = %s time / %s time per repetition, median over %s; %s\n",
-                candidate_.c_str(), reference_.c_str(), "repetitions", target_note_.c_str());
+    std::printf("ratio = %s time / %s time per repetition, median over repetitions; %s\n",
+                candidate_.c_str(), reference_.c_str(), target_note_.c_str());
 }
 
 }  // namespace harness::bench

@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "common/brief.h"
 #include "common/input_error.h"
 #include "spec/json_path.h"
 
@@ -29,10 +30,6 @@ std::size_t end_of_string(const std::string& text, std::size_t start) {
   return std::min(i + 1, text.size());
 }
 
-std::string brief_key(const std::string& key) {
-  return key.size() <= 40 ? key : key.substr(0, 40) + "...";
-}
-
 }  // namespace
 
 void check_json_structure(const std::string& text, const std::string& source) {
@@ -45,7 +42,7 @@ void check_json_structure(const std::string& text, const std::string& source) {
         const std::string key = text.substr(i + 1, end - i - 2);
         if (!open.back().keys.insert(key).second)
           fail_at(text, i, source,
-                  "duplicate key \"" + brief_key(key) +
+                  "duplicate key \"" + brief(key, 40) +
                       "\" in the same object (JSON parsers keep only one of the values)");
         open.back().expecting_key = false;
       }
