@@ -20,7 +20,7 @@
 #include "spec/train_settings.h"
 #include "spec/trial_expansion.h"
 #include "train/data_tensor.h"
-#include "train/fusion_buffer.h"
+#include "train/gradient_reducer.h"
 #include "train/model_factory.h"
 #include "train/train_loop.h"
 #include "train/training_setup.h"
@@ -63,8 +63,10 @@ struct HarnessStep {
       : backend(harness::join_backend(process.context, settings.backend, settings.backend_params,
                                       harness::plugin::DType::kFloat32, false)),
         setup(checked_setup(settings, seed, process)),
-        fusion(setup.model->parameters(), /*extra_slots=*/1),
-        loop(settings, seed, process.context, setup, *backend.communicator, fusion) {}
+        reducer(setup.model->parameters(),
+                {settings.fusion_bytes, settings.overlap, harness::wire_dtype(settings.compression)},
+                *backend.communicator, nullptr),
+        loop(settings, seed, process.context, setup, reducer, nullptr) {}
 
   harness::TrainingSetup checked_setup(const harness::TrainSettings& settings, std::uint64_t seed,
                                        Process& process) {
@@ -74,7 +76,7 @@ struct HarnessStep {
 
   harness::JoinedBackend backend;
   harness::TrainingSetup setup;
-  harness::FusionBuffer fusion;
+  harness::GradientReducer reducer;
   harness::TrainingLoop loop;
 };
 

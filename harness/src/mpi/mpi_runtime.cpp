@@ -4,8 +4,8 @@ namespace harness {
 
 MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   int provided = 0;
-  // MPI is called from the main thread and from the watchdog's thread (on a communicator of
-  // its own); the watchdog checks what was provided.
+  // MPI is called from the main thread, the watchdog's thread (on a communicator of its own)
+  // and, with overlap, the training's communication thread; each checks what was provided.
   MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -24,6 +24,22 @@ std::string mpi_library_version() {
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(length));
   return version.substr(0, version.find_first_of("\n,"));
+}
+
+int mpi_thread_level() {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level;
+}
+
+std::string mpi_thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "level " + std::to_string(level);
+  }
 }
 
 }  // namespace harness

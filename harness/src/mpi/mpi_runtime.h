@@ -1,4 +1,5 @@
-// MPI set-up and tear-down for the harness process (RAII), and the library's name.
+// MPI set-up and tear-down for the harness process (RAII), the library's name and the
+// thread level it gave.
 #pragma once
 
 #include <mpi.h>
@@ -24,5 +25,10 @@ class MpiRuntime {
 
 // MPI_Get_library_version, first line.
 std::string mpi_library_version();
+
+// The thread support MPI_Init_thread provided (MPI_Query_thread), and its name
+// ("MPI_THREAD_MULTIPLE", ...).
+int mpi_thread_level();
+std::string mpi_thread_level_name(int level);
 
 }  // namespace harness

@@ -122,7 +122,10 @@ Json collect_run_metadata(const Experiment& experiment, const std::vector<std::s
        !command_output(git + " status --porcelain --untracked-files=no 2>/dev/null").empty()},
       {"host", hostname()},
       {"cpu", {{"model", cpu_model()}, {"count", std::thread::hardware_concurrency()}}},
-      {"mpi", {{"library", mpi_library_version()}, {"world_size", size}}},
+      {"mpi",
+       {{"library", mpi_library_version()},
+        {"world_size", size},
+        {"thread_level", mpi_thread_level_name(mpi_thread_level())}}},
       {"binding",
        {{"policy", env_or("OMPI_MCA_hwloc_base_binding_policy",
                           "default (OpenMPI: core for np<=2, "

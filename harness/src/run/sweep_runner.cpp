@@ -17,6 +17,7 @@
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
+#include "results/trace_files.h"
 #include "run/experiment_loading.h"
 #include "run/interruption.h"
 #include "run/machine_state.h"
@@ -32,7 +33,8 @@ struct Leader {
   ResultsStore store;
   std::vector<std::unique_ptr<RecordSink>> sinks;
 
-  void add(const Json& record) {
+  void add(const Json& finished) {
+    const Json record = file_trace(finished, store.directory());
     store.append(record);
     for (auto& sink : sinks) sink->record_added(record, store.records());
   }

@@ -81,6 +81,22 @@ const Schema& train_settings_schema() {
       {"threshold_percentile", T::kNumber, 95.0, 0, 100, true, {},
        "F1 threshold: this percentile of the training rows' anomaly scores"},
       {"threads", T::kInteger, 1, 1, 1024, false, {}, "intra-op threads per rank"},
+      {"fusion_bytes", T::kInteger, 67108864, 0, 1e12, false, {},
+       "gradient bucket cap in bytes (fp32): gradients are grouped in reverse registration "
+       "order into buckets of at most this size, one allreduce each; 0: one allreduce per "
+       "tensor; the default (64 MiB, Horovod's fusion threshold) is one buffer for the shipped "
+       "models"},
+      {"overlap", T::kBoolean, false, -inf, inf, false, {},
+       "start each bucket's allreduce, on a communication thread, as soon as backward has "
+       "produced all its gradients (false: reduce after backward)"},
+      {"compression", T::kString, "none", -inf, inf, false, {"none", "fp16", "bf16"},
+       "cast each bucket to this type for the allreduce and back after (the backend must "
+       "list the type)"},
+      {"timeline", T::kBoolean, false, -inf, inf, false, {},
+       "write a Chrome trace (traces/<key>/trace.json, Perfetto) of the timing phase's first "
+       "timeline_steps steps on every rank"},
+      {"timeline_steps", T::kInteger, 5, 1, 1000, false, {}, "steps the timeline records"},
+
       {"min_time_s", T::kNumber, 1.0, 0, 86400, false, {},
        "timing phase: after training and evaluation, keep stepping on the same data until "
        "this many seconds of timed steps; throughput and step-time statistics rest on it, "

@@ -11,6 +11,32 @@ LrRule parse_lr_rule(const std::string& name) {
   throw std::invalid_argument("unknown lr_rule \"" + name + "\" (expected none, linear or sqrt)");
 }
 
+Compression parse_compression(const std::string& name) {
+  if (name == "none") return Compression::kNone;
+  if (name == "fp16") return Compression::kFp16;
+  if (name == "bf16") return Compression::kBf16;
+  throw std::invalid_argument("unknown compression \"" + name +
+                              "\" (expected none, fp16 or bf16)");
+}
+
+const char* compression_name(Compression compression) {
+  switch (compression) {
+    case Compression::kNone: return "none";
+    case Compression::kFp16: return "fp16";
+    case Compression::kBf16: return "bf16";
+  }
+  return "?";
+}
+
+plugin::DType wire_dtype(Compression compression) {
+  switch (compression) {
+    case Compression::kFp16: return plugin::DType::kFloat16;
+    case Compression::kBf16: return plugin::DType::kBFloat16;
+    case Compression::kNone: break;
+  }
+  return plugin::DType::kFloat32;
+}
+
 namespace {
 
 OptimizerSettings parse_optimizer(const Json& optimizer) {
@@ -43,6 +69,11 @@ TrainSettings parse_train_settings(const Json& s) {
   if (!s.at("target_loss").is_null()) t.target_loss = s.at("target_loss").get<double>();
   t.threshold_percentile = s.at("threshold_percentile").get<double>();
   t.threads = s.at("threads").get<int>();
+  t.fusion_bytes = s.at("fusion_bytes").get<std::size_t>();
+  t.overlap = s.at("overlap").get<bool>();
+  t.compression = parse_compression(s.at("compression").get<std::string>());
+  t.timeline = s.at("timeline").get<bool>();
+  t.timeline_steps = s.at("timeline_steps").get<std::size_t>();
   t.min_time_s = s.at("min_time_s").get<double>();
   t.max_timing_steps = s.at("max_timing_steps").get<std::uint64_t>();
   t.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();

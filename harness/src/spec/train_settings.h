@@ -7,12 +7,14 @@
 #include <string>
 
 #include "common/json.h"
+#include "harness/plugin/types.h"
 #include "spec/dataset_settings.h"
 
 namespace harness {
 
 enum class OptimizerKind { kAdam, kSgd };
 enum class LrRule { kNone, kLinear, kSqrt };  // lr, lr*N, lr*sqrt(N) in the world size N
+enum class Compression { kNone, kFp16, kBf16 };  // the gradients' type on the wire
 
 struct OptimizerSettings {
   OptimizerKind kind = OptimizerKind::kAdam;
@@ -40,6 +42,11 @@ struct TrainSettings {
   std::optional<double> target_loss;
   double threshold_percentile = 95;
   int threads = 1;
+  std::size_t fusion_bytes = 64u << 20;  // bucket cap; 0: one bucket per tensor
+  bool overlap = false;                   // reduce buckets during backward
+  Compression compression = Compression::kNone;
+  bool timeline = false;
+  std::size_t timeline_steps = 5;
   double min_time_s = 1;  // the timing phase's length, at least
   std::uint64_t max_timing_steps = 200000;
   double noise_cv_threshold = 0.75;
@@ -47,6 +54,10 @@ struct TrainSettings {
 };
 
 LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument
+Compression parse_compression(const std::string& name);  // throws std::invalid_argument
+const char* compression_name(Compression compression);
+// The element type gradients travel in: fp32, or the compressed type.
+plugin::DType wire_dtype(Compression compression);
 
 // From validated, defaults-filled settings of kind "train".
 TrainSettings parse_train_settings(const Json& settings);

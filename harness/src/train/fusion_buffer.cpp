@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "train/tensor_buffer_view.h"
+
 namespace harness {
 
 FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots)
@@ -34,6 +36,11 @@ void FusionBuffer::pack_gradients() {
   }
 }
 
+void FusionBuffer::pack_gradient(std::size_t index, const at::Tensor& gradient) {
+  torch::NoGradGuard no_grad;
+  slices_.at(index).copy_(gradient);
+}
+
 void FusionBuffer::unpack_gradients() {
   torch::NoGradGuard no_grad;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
@@ -62,14 +69,6 @@ double FusionBuffer::extra(std::size_t slot) const {
   return flat_[static_cast<int64_t>(gradient_elements_ + slot)].item<double>();
 }
 
-plugin::BufferView FusionBuffer::view() {
-  plugin::BufferView view;
-  view.data = flat_.data_ptr();
-  view.count = static_cast<std::size_t>(flat_.numel());
-  view.dtype = plugin::DType::kFloat32;
-  view.device = flat_.is_cuda() ? plugin::DeviceKind::kCuda : plugin::DeviceKind::kCpu;
-  view.device_index = flat_.is_cuda() ? flat_.get_device() : 0;
-  return view;
-}
+plugin::BufferView FusionBuffer::view() { return buffer_view_of(flat_, plugin::DType::kFloat32); }
 
 }  // namespace harness

@@ -16,6 +16,8 @@ class FusionBuffer {
   FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots);
 
   void pack_gradients();    // missing gradients pack as zeros
+  // One parameter's gradient (index in the constructor's order), e.g. from an autograd hook.
+  void pack_gradient(std::size_t index, const at::Tensor& gradient);
   void unpack_gradients();  // writes the (reduced) buffer back into each .grad()
   void pack_values();       // parameter values, for broadcast and consistency checks
   void unpack_values();
@@ -24,6 +26,7 @@ class FusionBuffer {
   double extra(std::size_t slot) const;
 
   std::size_t gradient_elements() const { return gradient_elements_; }
+  std::size_t parameter_count() const { return parameters_.size(); }
   const at::Tensor& flat() const { return flat_; }
   plugin::BufferView view();
 

@@ -24,18 +24,20 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 struct TrainingLoop::StepResult {
   double global_loss = 0;  // the mean of the ranks' batch losses
-  double compute_s = 0, allreduce_s = 0, optimizer_s = 0;
-  std::int64_t arrival_ns = 0;  // entering the gradient allreduce
+  double compute_s = 0, exposed_comm_s = 0, comm_s = 0, optimizer_s = 0;
+  std::int64_t arrival_ns = 0;  // backward ended
+
+  double total_s() const { return compute_s + exposed_comm_s + optimizer_s; }
 };
 
 TrainingLoop::TrainingLoop(const TrainSettings& settings, std::uint64_t seed,
                            const TrialContext& context, TrainingSetup& setup,
-                           plugin::Communicator& communicator, FusionBuffer& fusion)
+                           GradientReducer& reducer, StepTimeline* timeline)
     : settings_(settings),
       context_(context),
       setup_(setup),
-      communicator_(communicator),
-      fusion_(fusion),
+      reducer_(reducer),
+      timeline_(timeline),
       train_(as_tensor(setup.data->train, setup.device)),
       sampler_(setup.data->train.rows(), context.size, context.rank, seed),
       schedule_(settings.optimizer.lr, settings.lr_rule, context.size, lr_warmup_steps()),
@@ -92,31 +94,36 @@ void TrainingLoop::run_epoch(std::uint64_t epoch) {
 
 TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, double lr) {
   WatchedOperation watched_step("training step", steps_run_, context_.size);
+  if (timeline_) timeline_->begin_step(steps_run_);
   const auto t0 = Clock::now();
   auto x = train_.index_select(0, indices);
   at::Tensor reconstruction;
   throw_if_failed(setup_.model->forward(x, &reconstruction), "model forward");
   auto loss = torch::mse_loss(reconstruction, x);
+  const auto forward_ended = Clock::now();
   optimizer_->zero_grad();
+  reducer_.begin_step(loss);
   loss.backward();
-  fusion_.pack_gradients();
-  fusion_.set_extra(0, loss);
   const auto t1 = Clock::now();
+  StepCommunication communication;
   {
     WatchedOperation watched_allreduce("gradient allreduce", steps_run_, context_.size);
-    throw_if_failed(communicator_.allreduce(fusion_.view(), {plugin::ReduceOp::kAvg, nullptr}),
-                    "allreduce");
-    throw_if_failed(communicator_.synchronize(), "synchronize");
+    communication = reducer_.finish_step();
   }
   const auto t2 = Clock::now();
-  fusion_.unpack_gradients();
   StepResult result;
-  result.global_loss = fusion_.extra(0);
+  result.global_loss = reducer_.global_loss();
   set_lr(*optimizer_, lr);
   optimizer_->step();
   const auto t3 = Clock::now();
+  if (timeline_) {
+    timeline_->span(StepTimeline::Lane::kCompute, "forward", t0, forward_ended);
+    timeline_->span(StepTimeline::Lane::kCompute, "backward", forward_ended, t1);
+    timeline_->span(StepTimeline::Lane::kCompute, "optimizer", t2, t3);
+  }
   result.compute_s = seconds_between(t0, t1);
-  result.allreduce_s = seconds_between(t1, t2);
+  result.exposed_comm_s = seconds_between(t1, t2);
+  result.comm_s = communication.comm_s;
   result.optimizer_s = seconds_between(t2, t3);
   result.arrival_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
@@ -126,7 +133,7 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
 
 void TrainingLoop::train_step(const at::Tensor& indices) {
   const StepResult step = run_step(indices, schedule_.at(outcome_.steps));
-  outcome_.step_seconds.push_back(step.compute_s + step.allreduce_s + step.optimizer_s);
+  outcome_.step_seconds.push_back(step.total_s());
   ++outcome_.steps;
   record_loss(step.global_loss);
 }
@@ -159,6 +166,7 @@ StepSamples TrainingLoop::time_steps() {
   StepSamples samples;
   samples.samples_per_step = timing_batch_size();
   for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i) timing_step();
+  if (timeline_) timeline_->start(context_.comm);
   constexpr std::size_t kMinimumSteps = 5;
   const auto started = Clock::now();
   std::size_t round = kMinimumSteps;
@@ -200,10 +208,11 @@ void TrainingLoop::time_round(std::size_t steps, StepSamples* samples) {
   for (std::size_t i = 0; i < steps; ++i) {
     const StepResult step = run_step(next_timing_batch(), schedule_.peak());
     samples->compute_s.push_back(step.compute_s);
-    samples->allreduce_s.push_back(step.allreduce_s);
+    samples->exposed_comm_s.push_back(step.exposed_comm_s);
+    samples->comm_s.push_back(step.comm_s);
     samples->optimizer_s.push_back(step.optimizer_s);
     samples->arrival_ns.push_back(step.arrival_ns);
-    samples->total_s.push_back(step.compute_s + step.allreduce_s + step.optimizer_s);
+    samples->total_s.push_back(step.total_s());
   }
 }
 

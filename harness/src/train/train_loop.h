@@ -1,6 +1,6 @@
 // The training loop of a train trial (seed semantics): DistributedSampler shards reshuffled
-// per epoch, one fused allreduce of the gradients (and the step's loss) per step, the
-// learning-rate schedule, per-phase timing after the untimed warm-up steps, and the steps
+// per epoch, the gradients (and the step's loss) averaged by the GradientReducer (buckets,
+// optionally overlapped with backward and compressed), the learning-rate schedule, per-phase timing after the untimed warm-up steps, and the steps
 // and seconds to a target loss. Then, on request, the timing phase: more of the same steps
 // on the same data until enough time is measured, recording nothing but their durations.
 #pragma once
@@ -17,7 +17,7 @@
 #include "record/trial_status.h"
 #include "spec/train_settings.h"
 #include "train/distributed_sampler.h"
-#include "train/fusion_buffer.h"
+#include "train/gradient_reducer.h"
 #include "train/lr_schedule.h"
 #include "train/training_setup.h"
 #include "trial/trial_context.h"
@@ -46,10 +46,11 @@ struct TrainOutcome {
 // This rank's durations of the timing phase's steps, one entry per step in each vector.
 struct StepSamples {
   std::vector<double> total_s;
-  std::vector<double> compute_s;
-  std::vector<double> allreduce_s;
+  std::vector<double> compute_s;       // forward and backward (gradient packing included)
+  std::vector<double> exposed_comm_s;  // waiting for communication after backward
+  std::vector<double> comm_s;          // the allreduces themselves, overlapped or not
   std::vector<double> optimizer_s;
-  std::vector<std::int64_t> arrival_ns;  // steady clock when it entered the gradient allreduce
+  std::vector<std::int64_t> arrival_ns;  // steady clock when backward ended
   std::size_t samples_per_step = 0;      // this rank's batch
   double wall_seconds = 0;               // the whole phase on this rank
 
@@ -59,7 +60,7 @@ struct StepSamples {
 class TrainingLoop {
  public:
   TrainingLoop(const TrainSettings& settings, std::uint64_t seed, const TrialContext& context,
-               TrainingSetup& setup, plugin::Communicator& communicator, FusionBuffer& fusion);
+               TrainingSetup& setup, GradientReducer& reducer, StepTimeline* timeline);
   ~TrainingLoop();
   TrainingLoop(const TrainingLoop&) = delete;
   TrainingLoop& operator=(const TrainingLoop&) = delete;
@@ -69,7 +70,7 @@ class TrainingLoop {
   TrainOutcome train();
 
   // Collective: full batches of the first epoch's shard — settings.warmup_steps untimed, then
-  // round after round until the slowest rank has timed settings.min_time_s (at least 5 steps,
+  // (the timeline, when there is one, recording the first of them) round after round until the slowest rank has timed settings.min_time_s (at least 5 steps,
   // at most max_timing_steps). Changes the parameters: run it after evaluation.
   StepSamples time_steps();
 
@@ -93,8 +94,8 @@ class TrainingLoop {
   const TrainSettings& settings_;
   const TrialContext& context_;
   TrainingSetup& setup_;
-  plugin::Communicator& communicator_;
-  FusionBuffer& fusion_;
+  GradientReducer& reducer_;
+  StepTimeline* timeline_;  // may be null
   at::Tensor train_;
   DistributedSampler sampler_;
   LrSchedule schedule_;

@@ -9,8 +9,11 @@
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
 #include "train/evaluation.h"
+#include "mpi/mpi_runtime.h"
 #include "train/fusion_buffer.h"
+#include "train/gradient_reducer.h"
 #include "train/replica_check.h"
+#include "train/step_timeline.h"
 #include "train/step_timing.h"
 #include "train/train_loop.h"
 #include "train/training_setup.h"
@@ -63,6 +66,29 @@ GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& se
   return agree_on_problem(context.comm, local);
 }
 
+ReducerOptions reducer_options(const TrainSettings& settings) {
+  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression)};
+}
+
+// Overlap calls the communicator from a second thread while the watchdog's thread may call
+// MPI too: the library must allow concurrent calls.
+GroupProblem thread_level_problem(const TrainSettings& settings) {
+  const int level = mpi_thread_level();
+  if (!settings.overlap || level >= MPI_THREAD_MULTIPLE) return {};
+  return {TrialStatus::kFailed, "overlap needs MPI_THREAD_MULTIPLE; the MPI library provided " +
+                                    mpi_thread_level_name(level)};
+}
+
+Json describe_reduction(const TrainSettings& settings, const GradientReducer& reducer) {
+  return {{"buckets", reducer.bucket_count()},
+          {"bucket_bytes", reducer.bucket_wire_bytes()},
+          {"fusion_bytes", settings.fusion_bytes},
+          {"overlap", settings.overlap},
+          {"compression", compression_name(settings.compression)},
+          {"wire_dtype", plugin::dtype_name(wire_dtype(settings.compression))},
+          {"mpi_thread_level", mpi_thread_level_name(mpi_thread_level())}};
+}
+
 void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
                     const ReplicaCheck& replicas, std::size_t bytes_per_step, Json* record) {
   Json& r = *record;
@@ -91,8 +117,8 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
 void write_measurements(const Json& timing, const Json& evaluation, Json* record) {
   Json& r = *record;
   r["timed_steps"] = timing["timing"]["steps"];
-  for (const char* key :
-       {"throughput", "step_time_ms", "timing", "noisy", "slow_steps", "stragglers"})
+  for (const char* key : {"throughput", "step_time_ms", "exposed_comm_ms", "overlap_fraction",
+                          "timing", "noisy", "slow_steps", "stragglers"})
     if (timing.contains(key)) r[key] = timing[key];
   if (evaluation.is_null()) return;
   r["loss"]["validation"] = evaluation["validation_loss"];
@@ -118,21 +144,29 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   const auto started = Clock::now();
   Json record = new_trial_record(trial, context.size);
   torch::set_num_threads(settings.threads);
-  // Training reduces fp32 gradients.
-  const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
-                                             plugin::DType::kFloat32, torch::cuda::is_available());
+  // Training reduces fp32 gradients, or the compressed type.
+  const JoinedBackend backend =
+      join_backend(context, settings.backend, settings.backend_params,
+                   wire_dtype(settings.compression), torch::cuda::is_available());
   if (backend.problem.any())
     return finish_record(record, backend.problem.status, backend.problem.reason, started);
   record["backend"] = describe_backend(backend);
+  if (const GroupProblem threads = thread_level_problem(settings); threads.any())
+    return finish_record(record, threads.status, threads.reason, started);
   TrainingSetup setup;
   const GroupProblem problem = set_up_on_group(settings, trial, context, backend, &setup);
   if (problem.any()) return finish_record(record, problem.status, problem.reason, started);
   record["model"] = describe_model(setup);
   record["data"] = describe_data(*setup.data);
   try {
-    FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/1);
+    FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/0);
     broadcast_initial_parameters(fusion, *backend.communicator, context.size);
-    TrainingLoop loop(settings, trial.seed, context, setup, *backend.communicator, fusion);
+    StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
+    GradientReducer reducer(setup.model->parameters(), reducer_options(settings),
+                            *backend.communicator, settings.timeline ? &timeline : nullptr);
+    record["gradient_reduction"] = describe_reduction(settings, reducer);
+    TrainingLoop loop(settings, trial.seed, context, setup, reducer,
+                      settings.timeline ? &timeline : nullptr);
     const TrainOutcome outcome = loop.train();
     const ReplicaCheck replicas = check_replicas(fusion, context.comm);
     Json evaluation;
@@ -143,8 +177,10 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
         outcome.status == TrialStatus::kOk ? loop.time_steps() : StepSamples{};
     const Json timing =
         summarise_step_timing(samples, outcome.step_seconds, settings, context.comm);
+    Json trace = timeline.gather(context.comm);
     if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
-    write_training(settings, outcome, replicas, fusion.view().bytes(), &record);
+    if (!trace.is_null()) record["trace"] = std::move(trace);  // the leader files it apart
+    write_training(settings, outcome, replicas, reducer.wire_bytes_per_step(), &record);
     write_measurements(timing, evaluation, &record);
     std::string reason;
     const TrialStatus status = final_status(outcome, replicas, &reason);

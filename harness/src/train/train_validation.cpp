@@ -1,5 +1,7 @@
 #include "train/train_validation.h"
 
+#include <algorithm>
+
 #include "data/data_cache.h"
 #include "loader/plugin_capabilities.h"
 #include "spec/model_params.h"
@@ -49,10 +51,26 @@ void check_model(const TrainSettings& settings, const PluginHandle& model, const
   }
 }
 
+// Compressed gradients are reduced in the narrow type, so the backend must list it.
+void check_compression(const TrainSettings& settings, const PluginHandle& backend,
+                       ValidationContext& context) {
+  const plugin::DType wire = wire_dtype(settings.compression);
+  const auto dtypes = communicator_capabilities(backend).dtypes;
+  if (std::find(dtypes.begin(), dtypes.end(), wire) != dtypes.end()) return;
+  std::string listed;
+  for (plugin::DType dtype : dtypes)
+    listed += (listed.empty() ? "" : ", ") + std::string(plugin::dtype_name(dtype));
+  context.add("compression", std::string("backend \"") + backend.name + "\" does not reduce " +
+                                 plugin::dtype_name(wire) + " (it lists " + listed +
+                                 "); use compression none or a backend that lists " +
+                                 plugin::dtype_name(wire));
+}
+
 }  // namespace
 
 void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
-  check_backend(context, settings.backend, settings.backend_params);
+  const PluginHandle* backend = check_backend(context, settings.backend, settings.backend_params);
+  if (backend) check_compression(settings, *backend, context);
   const PluginHandle* model =
       find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
   const DataSplit* split = load_or_report(settings, context);

@@ -25,16 +25,18 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
   return nullptr;
 }
 
-void check_backend(ValidationContext& context, const std::string& backend, const Json& params) {
+const PluginHandle* check_backend(ValidationContext& context, const std::string& backend,
+                                  const Json& params) {
   const PluginHandle* plugin =
       find_plugin_or_report(context, plugin::PluginKind::kCommunicator, "backend", backend);
   if (!plugin || !context.first_time(context.part.pointer + " backend " + backend + params.dump()))
-    return;
+    return plugin;
   try {
     create_communicator(*plugin, params);
   } catch (const std::exception& e) {
     context.add_inside("backend_params", e.what());
   }
+  return plugin;
 }
 
 }  // namespace harness

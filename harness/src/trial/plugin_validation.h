@@ -15,7 +15,9 @@ namespace harness {
 const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::PluginKind kind,
                                           const std::string& field, const std::string& name);
 
-// The backend exists and accepts its parameters (created once per configuration).
-void check_backend(ValidationContext& context, const std::string& backend, const Json& params);
+// The backend exists and accepts its parameters (created once per configuration); returns
+// it, or nullptr when it was not found.
+const PluginHandle* check_backend(ValidationContext& context, const std::string& backend,
+                                  const Json& params);
 
 }  // namespace harness

@@ -1,0 +1,89 @@
+// Gradient reduction of a train step, the way Horovod and PyTorch DDP do it: the gradients
+// are grouped into buckets of at most fusion_bytes, in reverse registration order (the last
+// layers' gradients are ready first), one allreduce per bucket. With overlap, an autograd
+// hook on every parameter packs its gradient into its bucket as backward produces it, and a
+// bucket whose gradients are all in is handed to the communication thread at once, while
+// backward goes on. Buckets are launched strictly in bucket order (as DDP does) so every rank
+// issues the same collectives in the same order. Without overlap, the buckets are packed and
+// reduced on the calling thread after backward. Compression casts each bucket to fp16/bf16
+// for the allreduce and back. The step's loss rides in the last bucket (one extra element).
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "harness/plugin/communicator.h"
+#include "train/fusion_buffer.h"
+#include "train/step_timeline.h"
+
+namespace harness {
+
+class CommunicationThread;
+
+struct ReducerOptions {
+  std::size_t fusion_bytes = 64u << 20;  // bucket cap in fp32 bytes; 0: a bucket per tensor
+  bool overlap = false;
+  plugin::DType wire = plugin::DType::kFloat32;  // the type the allreduce reduces
+};
+
+// One step's communication, on this rank.
+struct StepCommunication {
+  double comm_s = 0;     // time the allreduces took, overlapped or not (sum over buckets)
+  double exposed_s = 0;  // waiting for communication after backward ended, unpacking included
+};
+
+class GradientReducer {
+ public:
+  // parameters: in registration order. The timeline may be null.
+  GradientReducer(std::vector<at::Tensor> parameters, const ReducerOptions& options,
+                  plugin::Communicator& communicator, StepTimeline* timeline);
+  ~GradientReducer();  // removes the hooks
+  GradientReducer(const GradientReducer&) = delete;
+  GradientReducer& operator=(const GradientReducer&) = delete;
+
+  // Before backward: the step's (local) loss joins the last bucket.
+  void begin_step(const at::Tensor& loss);
+  // After backward: reduces what is left, waits for every bucket and writes the averaged
+  // gradients into each parameter's .grad(). Throws when a plugin call failed.
+  StepCommunication finish_step();
+  // The mean of the ranks' losses, once finish_step returned.
+  double global_loss() const;
+
+  std::size_t bucket_count() const { return buckets_.size(); }
+  std::vector<std::size_t> bucket_wire_bytes() const;
+  std::size_t wire_bytes_per_step() const;
+  std::size_t gradient_elements() const;
+
+ private:
+  struct Bucket;
+  void plan_buckets(const std::vector<at::Tensor>& parameters, std::size_t fusion_bytes);
+  void install_hooks();
+  void on_gradient(std::size_t parameter, const at::Tensor& gradient);
+  void mark_ready(std::size_t bucket);
+  void launch_ready_buckets();  // with mutex_ held
+  void reduce(std::size_t bucket);
+
+  using Clock = std::chrono::steady_clock;
+  ReducerOptions options_;
+  plugin::Communicator& communicator_;
+  StepTimeline* timeline_;
+  std::vector<at::Tensor> parameters_;
+  std::vector<std::unique_ptr<Bucket>> buckets_;
+  // Per parameter: its bucket and its slot there.
+  std::vector<std::size_t> bucket_of_, slot_of_;
+  std::vector<unsigned> hook_handles_;
+  std::unique_ptr<CommunicationThread> thread_;  // with overlap only
+
+  std::mutex mutex_;  // the step's state below, shared by hooks and finish_step
+  std::size_t next_launch_ = 0;
+  bool in_step_ = false;
+  double comm_s_ = 0;
+};
+
+}  // namespace harness
