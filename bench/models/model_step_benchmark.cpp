@@ -172,7 +172,9 @@ void register_trial(const harness::Trial& trial) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // As the harness does: overlap's communication thread needs MPI_THREAD_MULTIPLE.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   benchmark::Initialize(&argc, argv);
   torch::set_num_threads(1);
   const auto experiment = harness::parse_experiment(kExperiment, "model_step_benchmark", {},

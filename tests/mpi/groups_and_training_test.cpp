@@ -11,6 +11,7 @@
 #include "spec/schema.h"
 #include "spec/trial_expansion.h"
 #include "test_support.h"
+#include "training_run.h"
 #include "trial/group_agreement.h"
 
 namespace harness {
@@ -52,28 +53,8 @@ TEST(Groups, EveryRankLearnsTheFirstProblem) {
 
 class DistributedTraining : public ::testing::Test {
  protected:
-  // extra: settings that replace the defaults below (objects merge).
   Json run(int world, std::uint64_t seed, const std::string& extra = "{}") {
-    Json settings = {{"world_size", world},
-                     {"epochs", 2},
-                     {"batch_size", 16},
-                     {"dataset", {{"rows", 600}}},
-                     {"min_time_s", 0.05}};
-    deep_merge(settings, Json::parse(extra));
-    const Experiment e = parse_experiment(
-        Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
-    const Trial trial = expand_trials(e).at(0);
-    Json record;
-    MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world);
-    if (group != MPI_COMM_NULL) {
-      TrialContext context{group, 0, 0, &plugins_, &data_};
-      MPI_Comm_rank(group, &context.rank);
-      MPI_Comm_size(group, &context.size);
-      record = trial_kind(trial.kind).run(trial, context);
-      MPI_Comm_free(&group);
-    }
-    sleeping_barrier(MPI_COMM_WORLD);
-    return record;
+    return testing::run_training(world, seed, extra, plugins_, data_);
   }
   PluginRegistry plugins_ = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
   DataCache data_;

@@ -216,6 +216,16 @@ TEST_F(TrialValidation, BackendParametersAreChecked) {
                   "/settings/backend_params/algo: unknown parameter");
 }
 
+TEST_F(TrialValidation, CompressionNeedsABackendThatReducesTheType) {
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}, )"
+                                  R"("backend": "gloo", "compression": "bf16"}})"),
+                  "/settings/compression: backend \"gloo\" does not reduce bf16 (it lists fp32, "
+                  "fp64, fp16)");
+  EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}, )"
+                                  R"("compression": "fp8"}})"),
+                  "/settings/compression");
+}
+
 TEST_F(TrialValidation, MissingDataFileIsNamed) {
   EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"dataset": {"kind": "csv", )"
                                   R"("path": "/nonexistent/d.csv"}}})"),

@@ -1,11 +1,14 @@
 // The "mpi" backend: in-place MPI_Allreduce on the trial's communicator. Averaging is a sum
-// followed by a scale, as MPI has no average op.
+// followed by a scale, as MPI has no average op. MPI has no 16-bit float type either: fp16 and
+// bf16 travel as 16-bit integers and are summed by user-defined ops that round every sum back
+// to the type (MPI_Op_create).
 #include <mpi.h>
 
 #include <string>
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/half_float.h"
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -25,6 +28,14 @@ void scale(void* data, std::size_t count, T factor) {
   for (std::size_t i = 0; i < count; ++i) values[i] *= factor;
 }
 
+// MPI_User_function for a 16-bit float type T.
+template <class T>
+void sum_16bit(void* in, void* inout, int* length, MPI_Datatype*) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (int i = 0; i < *length; ++i) b[i] += a[i];
+}
+
 }  // namespace
 
 class MpiCommunicator final : public plugin::Communicator {
@@ -33,34 +44,44 @@ class MpiCommunicator final : public plugin::Communicator {
   static constexpr const char* kVersion = "1.0.0";
   static constexpr const char* kDescription = "MPI_Allreduce on the trial communicator";
 
-  static plugin::CommunicatorCapabilities capabilities() { return {}; }
+  static plugin::CommunicatorCapabilities capabilities() {
+    plugin::CommunicatorCapabilities c;
+    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    return c;
+  }
 
   explicit MpiCommunicator(const nlohmann::json& json) { plugin::Params(json, {}); }
 
   ~MpiCommunicator() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+    if (finalized) return;
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    for (MPI_Op* op : {&sum_fp16_, &sum_bf16_})
+      if (*op != MPI_OP_NULL) MPI_Op_free(op);
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
     // A private duplicate keeps our traffic apart from the host's and other plugins'.
     size_ = group.size;
-    return mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup");
+    if (Status s = mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())
+      return s;
+    if (Status s = mpi_status(MPI_Op_create(&sum_16bit<plugin::Float16>, 1, &sum_fp16_),
+                              "MPI_Op_create");
+        !s.is_ok())
+      return s;
+    return mpi_status(MPI_Op_create(&sum_16bit<plugin::BFloat16>, 1, &sum_bf16_),
+                      "MPI_Op_create");
   }
 
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    MPI_Datatype type = buffer.dtype == DType::kFloat32 ? MPI_FLOAT : MPI_DOUBLE;
     Status s = mpi_status(MPI_Allreduce(MPI_IN_PLACE, buffer.data, static_cast<int>(buffer.count),
-                                        type, MPI_SUM, comm_),
+                                        mpi_type(buffer.dtype), sum_op(buffer.dtype), comm_),
                           "MPI_Allreduce");
     if (!s.is_ok() || options.op == plugin::ReduceOp::kSum || size_ == 1) return s;
-    if (buffer.dtype == DType::kFloat32)
-      scale(buffer.data, buffer.count, 1.0f / static_cast<float>(size_));
-    else
-      scale(buffer.data, buffer.count, 1.0 / static_cast<double>(size_));
+    average(buffer);
     return Status::ok();
   }
 
@@ -81,10 +102,46 @@ class MpiCommunicator final : public plugin::Communicator {
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
     return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64});
+                                {DType::kFloat32, DType::kFloat64, DType::kFloat16,
+                                 DType::kBFloat16});
+  }
+
+  static MPI_Datatype mpi_type(DType dtype) {
+    switch (dtype) {
+      case DType::kFloat32: return MPI_FLOAT;
+      case DType::kFloat64: return MPI_DOUBLE;
+      case DType::kFloat16:
+      case DType::kBFloat16: return MPI_UINT16_T;
+    }
+    return MPI_DATATYPE_NULL;
+  }
+
+  MPI_Op sum_op(DType dtype) const {
+    if (dtype == DType::kFloat16) return sum_fp16_;
+    if (dtype == DType::kBFloat16) return sum_bf16_;
+    return MPI_SUM;
+  }
+
+  void average(const BufferView& buffer) const {
+    switch (buffer.dtype) {
+      case DType::kFloat32:
+        scale(buffer.data, buffer.count, 1.0f / static_cast<float>(size_));
+        break;
+      case DType::kFloat64:
+        scale(buffer.data, buffer.count, 1.0 / static_cast<double>(size_));
+        break;
+      case DType::kFloat16:
+        plugin::divide_in_place(static_cast<plugin::Float16*>(buffer.data), buffer.count, size_);
+        break;
+      case DType::kBFloat16:
+        plugin::divide_in_place(static_cast<plugin::BFloat16*>(buffer.data), buffer.count, size_);
+        break;
+    }
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Op sum_fp16_ = MPI_OP_NULL;
+  MPI_Op sum_bf16_ = MPI_OP_NULL;
   int size_ = 1;
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "harness/plugin/half_float.h"
+
 namespace harness::plugins {
 namespace {
 
@@ -14,6 +16,14 @@ MPI_Datatype mpi_type<float>() {
 template <>
 MPI_Datatype mpi_type<double>() {
   return MPI_DOUBLE;
+}
+template <>
+MPI_Datatype mpi_type<plugin::Float16>() {
+  return MPI_UINT16_T;
+}
+template <>
+MPI_Datatype mpi_type<plugin::BFloat16>() {
+  return MPI_UINT16_T;
 }
 
 constexpr int kRingTag = 7401;
@@ -106,5 +116,11 @@ template int ring_allreduce_sum<float>(float*, std::size_t, MPI_Comm, const Ring
                                        std::vector<float>*);
 template int ring_allreduce_sum<double>(double*, std::size_t, MPI_Comm, const RingOptions&,
                                         std::vector<double>*);
+template int ring_allreduce_sum<plugin::Float16>(plugin::Float16*, std::size_t, MPI_Comm,
+                                                 const RingOptions&,
+                                                 std::vector<plugin::Float16>*);
+template int ring_allreduce_sum<plugin::BFloat16>(plugin::BFloat16*, std::size_t, MPI_Comm,
+                                                  const RingOptions&,
+                                                  std::vector<plugin::BFloat16>*);
 
 }  // namespace harness::plugins

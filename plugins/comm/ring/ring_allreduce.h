@@ -16,7 +16,8 @@ struct RingOptions {
   std::size_t chunk_bytes = 256 * 1024;  // pipelining unit
 };
 
-// In-place sum over comm. T is float or double. Returns MPI_SUCCESS or the first MPI error.
+// In-place sum over comm. T is float, double, plugin::Float16 or plugin::BFloat16 (each
+// addition rounded to the type). Returns MPI_SUCCESS or the first MPI error.
 template <class T>
 int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
                        std::vector<T>* scratch);

@@ -4,6 +4,7 @@
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/half_float.h"
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -22,7 +23,11 @@ class RingCommunicator final : public plugin::Communicator {
   static constexpr const char* kDescription =
       "textbook ring allreduce (reduce-scatter + allgather, chunked) over MPI point-to-point";
 
-  static plugin::CommunicatorCapabilities capabilities() { return {}; }
+  static plugin::CommunicatorCapabilities capabilities() {
+    plugin::CommunicatorCapabilities c;
+    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    return c;
+  }
 
   explicit RingCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"chunk_bytes"});
@@ -46,21 +51,13 @@ class RingCommunicator final : public plugin::Communicator {
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     return plugin::guarded([&] {
-      int rc = buffer.dtype == DType::kFloat32
-                   ? ring_allreduce_sum(static_cast<float*>(buffer.data), buffer.count, comm_,
-                                        options_, &scratch32_)
-                   : ring_allreduce_sum(static_cast<double*>(buffer.data), buffer.count, comm_,
-                                        options_, &scratch64_);
-      if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring allreduce");
-      if (options.op == plugin::ReduceOp::kAvg && size_ > 1) {
-        if (buffer.dtype == DType::kFloat32)
-          for (std::size_t i = 0; i < buffer.count; ++i)
-            static_cast<float*>(buffer.data)[i] /= size_;
-        else
-          for (std::size_t i = 0; i < buffer.count; ++i)
-            static_cast<double*>(buffer.data)[i] /= size_;
+      switch (buffer.dtype) {
+        case DType::kFloat32: return reduce(buffer, options.op, &scratch32_);
+        case DType::kFloat64: return reduce(buffer, options.op, &scratch64_);
+        case DType::kFloat16: return reduce(buffer, options.op, &scratch_fp16_);
+        case DType::kBFloat16: return reduce(buffer, options.op, &scratch_bf16_);
       }
-      return Status::ok();
+      return Status::unsupported("ring: unknown element type");
     });
   }
 
@@ -82,11 +79,23 @@ class RingCommunicator final : public plugin::Communicator {
   }
 
  private:
+  template <class T>
+  Status reduce(const BufferView& buffer, plugin::ReduceOp op, std::vector<T>* scratch) {
+    T* data = static_cast<T*>(buffer.data);
+    const int rc = ring_allreduce_sum(data, buffer.count, comm_, options_, scratch);
+    if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring allreduce");
+    if (op == plugin::ReduceOp::kAvg && size_ > 1)
+      plugin::divide_in_place(data, buffer.count, size_);
+    return Status::ok();
+  }
+
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
     // Chunks are sent with int counts; the total may exceed INT32_MAX.
     return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64}, SIZE_MAX);
+                                {DType::kFloat32, DType::kFloat64, DType::kFloat16,
+                                 DType::kBFloat16},
+                                SIZE_MAX);
   }
 
   RingOptions options_;
@@ -94,6 +103,8 @@ class RingCommunicator final : public plugin::Communicator {
   int size_ = 1;
   std::vector<float> scratch32_;
   std::vector<double> scratch64_;
+  std::vector<plugin::Float16> scratch_fp16_;
+  std::vector<plugin::BFloat16> scratch_bf16_;
 };
 
 }  // namespace harness::plugins

@@ -1,0 +1,45 @@
+// One train trial run the way the sweep runs it, on world ranks 0..world-1, for the tests
+// that check training's distributed guarantees.
+#pragma once
+
+#include <string>
+
+#include "common/json.h"
+#include "data/data_cache.h"
+#include "loader/plugin_registry.h"
+#include "mpi/trial_groups.h"
+#include "run/trial_kinds.h"
+#include "spec/schema.h"
+#include "spec/trial_expansion.h"
+#include "test_support.h"
+
+namespace harness::testing {
+
+// Small, fast defaults; `extra` replaces them (objects merge). Rank 0 gets the record, the
+// other ranks of the trial an empty object (the record is rank 0's), ranks outside it null.
+// Every world rank must call it.
+inline Json run_training(int world, std::uint64_t seed, const std::string& extra,
+                         const PluginRegistry& plugins, DataCache& data) {
+  Json settings = {{"world_size", world},
+                   {"epochs", 2},
+                   {"batch_size", 16},
+                   {"dataset", {{"rows", 600}}},
+                   {"min_time_s", 0.05}};
+  deep_merge(settings, Json::parse(extra));
+  const Experiment e = parse_experiment(
+      Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
+  const Trial trial = expand_trials(e).at(0);
+  Json record;
+  MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world);
+  if (group != MPI_COMM_NULL) {
+    TrialContext context{group, 0, 0, &plugins, &data};
+    MPI_Comm_rank(group, &context.rank);
+    MPI_Comm_size(group, &context.size);
+    record = trial_kind(trial.kind).run(trial, context);
+    MPI_Comm_free(&group);
+  }
+  sleeping_barrier(MPI_COMM_WORLD);
+  return record;
+}
+
+}  // namespace harness::testing

@@ -1,0 +1,155 @@
+// The GradientReducer in one process, against a fake communicator that triples what it
+// reduces: bucket plans, launch order, the communication thread, unpacking, the loss slot,
+// compression, unused parameters and failures.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "harness/plugin/half_float.h"
+#include "train/gradient_reducer.h"
+
+namespace harness {
+namespace {
+
+// Triples fp32 buffers (so unpacking can be told from packing), leaves 16-bit ones alone, and
+// records every call's element count and thread.
+class TriplingCommunicator final : public plugin::Communicator {
+ public:
+  plugin::Status init(const plugin::GroupInit&) noexcept override { return {}; }
+  plugin::Status allreduce(plugin::BufferView buffer,
+                           const plugin::AllreduceOptions&) noexcept override {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.push_back(buffer.count);
+    dtypes.push_back(buffer.dtype);
+    threads.push_back(std::this_thread::get_id());
+    if (fail) return plugin::Status::unavailable("link down");
+    if (buffer.dtype == plugin::DType::kFloat32)
+      for (std::size_t i = 0; i < buffer.count; ++i) static_cast<float*>(buffer.data)[i] *= 3;
+    return {};
+  }
+  plugin::Status broadcast(plugin::BufferView, int) noexcept override { return {}; }
+  plugin::Status barrier() noexcept override { return {}; }
+
+  std::mutex mutex;
+  std::vector<std::size_t> counts;
+  std::vector<plugin::DType> dtypes;
+  std::vector<std::thread::id> threads;
+  bool fail = false;
+};
+
+// Parameters of 10, 20, 30 and 40 elements, registered in that order.
+struct Toy {
+  std::vector<at::Tensor> parameters;
+  std::vector<at::Tensor> weights;  // loss = sum_i <parameter_i, weight_i>: gradient = weight
+
+  Toy() {
+    torch::manual_seed(3);
+    for (int64_t n : {10, 20, 30, 40}) {
+      parameters.push_back(torch::randn({n}, torch::requires_grad()));
+      weights.push_back(torch::randn({n}) * 1.37);
+    }
+  }
+  at::Tensor loss(std::size_t skip = 99) const {
+    auto total = torch::zeros({});
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+      if (i != skip) total = total + (parameters[i] * weights[i]).sum();
+    return total;
+  }
+  void step(GradientReducer& reducer, const at::Tensor& loss) {
+    for (auto& p : parameters)
+      if (p.grad().defined()) p.mutable_grad().zero_();
+    reducer.begin_step(loss);
+    loss.backward();
+    reducer.finish_step();
+  }
+};
+
+ReducerOptions options(std::size_t fusion_bytes, bool overlap,
+                       plugin::DType wire = plugin::DType::kFloat32) {
+  return {fusion_bytes, overlap, wire};
+}
+
+TEST(GradientReducer, BucketsFillInReverseRegistrationOrderUpToTheCap) {
+  Toy toy;
+  TriplingCommunicator comm;
+  // 40 floats = 160 B; 30 + 20 = 200 B fit a 200 B cap; 10 floats and the loss are the last.
+  EXPECT_EQ(GradientReducer(toy.parameters, options(200, false), comm, nullptr).bucket_wire_bytes(),
+            (std::vector<std::size_t>{160, 200, 44}));
+  EXPECT_EQ(GradientReducer(toy.parameters, options(0, false), comm, nullptr).bucket_wire_bytes(),
+            (std::vector<std::size_t>{160, 120, 80, 44}));
+  EXPECT_EQ(
+      GradientReducer(toy.parameters, options(1 << 20, false), comm, nullptr).bucket_wire_bytes(),
+      (std::vector<std::size_t>{404}));
+  // A tensor above the cap still goes, alone.
+  EXPECT_EQ(GradientReducer(toy.parameters, options(100, false), comm, nullptr).bucket_count(), 4u);
+}
+
+TEST(GradientReducer, EveryModeWritesTheReducedGradientsAndTheLoss) {
+  for (bool overlap : {false, true}) {
+    Toy toy;
+    TriplingCommunicator comm;
+    GradientReducer reducer(toy.parameters, options(200, overlap), comm, nullptr);
+    const auto loss = toy.loss();
+    toy.step(reducer, loss);
+    for (std::size_t i = 0; i < toy.parameters.size(); ++i)
+      EXPECT_TRUE(torch::allclose(toy.parameters[i].grad(), toy.weights[i] * 3)) << i;
+    EXPECT_NEAR(reducer.global_loss(), 3 * loss.item<double>(), 1e-4 * std::abs(loss.item<double>()));
+    // Launched strictly in bucket order, on the communication thread only with overlap.
+    EXPECT_EQ(comm.counts, (std::vector<std::size_t>{40, 50, 11}));
+    for (const auto& id : comm.threads)
+      EXPECT_EQ(id != std::this_thread::get_id(), overlap) << "overlap " << overlap;
+  }
+}
+
+TEST(GradientReducer, CompressionSendsTheNarrowTypeAndRoundsTheGradients) {
+  Toy toy;
+  TriplingCommunicator comm;  // leaves 16-bit buffers as they are
+  GradientReducer reducer(toy.parameters, options(200, true, plugin::DType::kFloat16), comm,
+                          nullptr);
+  EXPECT_EQ(reducer.wire_bytes_per_step(), 202u);
+  toy.step(reducer, toy.loss());
+  for (auto dtype : comm.dtypes) EXPECT_EQ(dtype, plugin::DType::kFloat16);
+  for (std::size_t i = 0; i < toy.parameters.size(); ++i)
+    EXPECT_TRUE(torch::equal(toy.parameters[i].grad(),
+                             toy.weights[i].to(torch::kHalf).to(torch::kFloat)))
+        << i;
+}
+
+TEST(GradientReducer, AParameterWithoutGradientStillLetsItsBucketGo) {
+  Toy toy;
+  TriplingCommunicator comm;
+  GradientReducer reducer(toy.parameters, options(0, true), comm, nullptr);
+  toy.step(reducer, toy.loss(/*skip=*/2));
+  EXPECT_EQ(comm.counts.size(), 4u);
+  EXPECT_TRUE(torch::equal(toy.parameters[2].grad(), torch::zeros({30})));
+  EXPECT_TRUE(torch::allclose(toy.parameters[3].grad(), toy.weights[3] * 3));
+}
+
+TEST(GradientReducer, AFailedAllreduceThrowsAndTheNextStepWorks) {
+  for (bool overlap : {false, true}) {
+    Toy toy;
+    TriplingCommunicator comm;
+    GradientReducer reducer(toy.parameters, options(0, overlap), comm, nullptr);
+    comm.fail = true;
+    try {
+      toy.step(reducer, toy.loss());
+      ADD_FAILURE() << "no error";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("link down"), std::string::npos) << e.what();
+    }
+    // After the first failure the rest of the step's buckets are dropped, not sent.
+    EXPECT_EQ(comm.counts.size(), 1u);
+    comm.fail = false;
+    comm.counts.clear();
+    toy.step(reducer, toy.loss());
+    EXPECT_EQ(comm.counts.size(), 4u);
+    EXPECT_TRUE(torch::allclose(toy.parameters[0].grad(), toy.weights[0] * 3));
+  }
+}
+
+}  // namespace
+}  // namespace harness
