@@ -1,11 +1,14 @@
-// One training step per model plugin at world 1 (forward, backward, fusion pack, allreduce
+// One training step per model plugin at world 1 (forward, backward, bucket pack, allreduce
 // through the mpi plugin, unpack, optimizer), exactly as a train trial's timing phase runs it,
 // beside the same model stepped by a bare LibTorch loop (forward, MSE, backward, Adam) on the
 // same data: the harness-over-bare time ratio says what the harness costs per step.
-// Run by scripts/benchmark models (one process; MPI starts as a singleton).
+// Run by scripts/benchmark models (one process; MPI starts as a singleton). On a GPU machine,
+// HARNESS_BENCH_BACKEND=nccl runs both sides on the GPU (scripts/gpu_check).
 #include <mpi.h>
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,7 +64,8 @@ struct Process {
 struct HarnessStep {
   HarnessStep(const harness::TrainSettings& settings, std::uint64_t seed, Process& process)
       : backend(harness::join_backend(process.context, settings.backend, settings.backend_params,
-                                      harness::plugin::DType::kFloat32, false)),
+                                      harness::plugin::DType::kFloat32,
+                                      torch::cuda::is_available())),
         setup(checked_setup(settings, seed, process)),
         reducer(setup.model->parameters(),
                 {settings.fusion_bytes, settings.overlap, harness::wire_dtype(settings.compression)},
@@ -83,16 +87,24 @@ struct HarnessStep {
 // The same model (a fresh instance, same seed) and data, stepped by plain LibTorch.
 struct BareStep {
   BareStep(const harness::TrainSettings& settings, const harness::TrainingSetup& harness_setup)
-      : model(harness::create_model(
-            *harness_setup.model_plugin,
-            harness::model_params_for(settings.model_params, harness_setup.data->features,
-                                      harness_setup.data->window))),
+      : model(on_device(harness::create_model(*harness_setup.model_plugin,
+                                              harness::model_params_for(
+                                                  settings.model_params,
+                                                  harness_setup.data->features,
+                                                  harness_setup.data->window)),
+                        harness_setup.device)),
         data(as_batches(harness_setup, settings.batch_size)),
         optimizer(model->parameters(), torch::optim::AdamOptions(settings.optimizer.lr)) {}
 
+  static std::shared_ptr<harness::plugin::Model> on_device(
+      std::shared_ptr<harness::plugin::Model> model, const c10::Device& device) {
+    harness::throw_if_failed(model->to_device(device), "model to_device");
+    return model;
+  }
+
   static std::vector<at::Tensor> as_batches(const harness::TrainingSetup& setup,
                                             std::size_t batch) {
-    auto all = harness::as_tensor(setup.data->train, c10::kCPU);
+    auto all = harness::as_tensor(setup.data->train, setup.device);
     std::vector<at::Tensor> batches;
     for (int64_t start = 0; start + static_cast<int64_t>(batch) <= all.size(0);
          start += static_cast<int64_t>(batch))
@@ -108,6 +120,8 @@ struct BareStep {
     optimizer.zero_grad();
     loss.backward();
     optimizer.step();
+    // The harness step waits for its loss (it reads the reduced value); so does this one.
+    if (x.is_cuda()) torch::cuda::synchronize();
   }
 
   std::shared_ptr<harness::plugin::Model> model;
@@ -177,7 +191,10 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   benchmark::Initialize(&argc, argv);
   torch::set_num_threads(1);
-  const auto experiment = harness::parse_experiment(kExperiment, "model_step_benchmark", {},
+  std::vector<std::string> overrides;
+  if (const char* backend = std::getenv("HARNESS_BENCH_BACKEND"))
+    overrides.push_back(std::string("settings.backend=\"") + backend + "\"");
+  const auto experiment = harness::parse_experiment(kExperiment, "model_step_benchmark", overrides,
                                                     harness::trial_kind_schemas());
   for (const auto& trial : harness::expand_trials(experiment)) register_trial(trial);
   harness::bench::PairedRatioReporter reporter("harness", "bare", "target: ratio <= 1.05");

@@ -1,0 +1,177 @@
+"""scripts/plot's part for bucketed overlap, compression and timelines (imported, not run).
+
+The step-time breakdown (compute, exposed communication, optimizer; total communication as a
+tick), one step of a trial's timeline as a Gantt chart, and report.md's answers: the fastest
+fusion size and mode per model, backend and world size (named only outside the noise), what
+overlap buys, and what fp16/bf16 compression costs in convergence.
+"""
+import json
+import os
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+SETTINGS = ["fusion_bytes", "overlap", "compression"]
+COLOURS = {"forward": "tab:blue", "backward": "tab:orange", "allreduce": "tab:green",
+           "wait for communication": "tab:red", "optimizer": "tab:purple"}
+
+
+def fusion_label(value):
+    if value is None or value != value:
+        return "?"
+    value = int(value)
+    if value == 0:
+        return "per tensor"
+    for unit, size in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if value >= size:
+            return f"{value / size:g} {unit}"
+    return f"{value} B"
+
+
+def configuration(row):
+    return (f"{fusion_label(row['fusion_bytes'])}, {'overlap' if row['overlap'] else 'after backward'}, "
+            f"{row['compression']}")
+
+
+def varied(frame, columns):
+    return [c for c in columns if c in frame and frame[c].astype(str).nunique() > 1]
+
+
+def axis_label(key, value):
+    if key == "fusion_bytes":
+        return fusion_label(value)
+    if key == "overlap":
+        return "overlap" if value else "after bwd"
+    if key == "world_size":
+        return f"N={value}"
+    return str(value)
+
+
+def plot_breakdown(ok, out, written, save):
+    data = ok.dropna(subset=["compute_ms", "exposed_comm_ms", "optimizer_ms"])
+    if data.empty:
+        return
+    keys = ["model", "backend", "world_size"] + SETTINGS
+    table = data.groupby(keys)[["compute_ms", "exposed_comm_ms", "comm_ms", "optimizer_ms"]].mean()
+    shown = varied(data, keys) or ["backend", "world_size"]
+    labels = ["\n".join(axis_label(k, v) for k, v in zip(keys, index) if k in shown) for index in table.index]
+    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(table)), 4.5))
+    bottom = [0.0] * len(table)
+    for column, colour, label in (("compute_ms", "tab:blue", "compute (forward+backward)"),
+                                  ("exposed_comm_ms", "tab:red", "exposed communication"),
+                                  ("optimizer_ms", "tab:purple", "optimizer")):
+        ax.bar(range(len(table)), table[column], bottom=bottom, color=colour, label=label)
+        bottom = [b + v for b, v in zip(bottom, table[column])]
+    ax.scatter(range(len(table)), table["comm_ms"], marker="_", s=200, color="black", zorder=3,
+               label="all communication (overlapped or not)")
+    ax.set_xticks(range(len(table)))
+    ax.set_xticklabels(labels, fontsize=6, rotation=90)
+    ax.set_ylabel("mean of per-rank median step time (ms)")
+    ax.set_title("step time: compute vs exposed communication")
+    ax.legend(fontsize=7)
+    save(fig, out, "step_time_breakdown.png", written)
+
+
+def pick_trace(records):
+    """The trial whose timeline shows the most: overlapped, with the most buckets."""
+    candidates = [r for r in records if r.get("status") == "ok" and r.get("trace_file")]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda r: (bool(r.get("settings", {}).get("overlap")),
+                                          r.get("gradient_reduction", {}).get("buckets", 0)))
+
+
+def plot_timeline(results_dir, records, out, written, save):
+    record = pick_trace(records)
+    if record is None:
+        return None
+    path = os.path.join(results_dir, record["trace_file"])
+    if not os.path.exists(path):
+        return None
+    events = [e for e in json.load(open(path))["traceEvents"] if e.get("ph") in ("X", "i")]
+    steps = sorted({e["args"]["step"] for e in events})
+    if not steps:
+        return None
+    step = steps[len(steps) // 2]
+    events = [e for e in events if e["args"]["step"] == step]
+    start = min(e["ts"] for e in events)
+    lanes = sorted({(e["pid"], e["tid"]) for e in events})
+    row_of = {lane: i for i, lane in enumerate(lanes)}
+    fig, ax = plt.subplots(figsize=(10, 0.6 * len(lanes) + 1.5))
+    seen = set()
+    for e in events:
+        y = row_of[(e["pid"], e["tid"])]
+        at = (e["ts"] - start) / 1000
+        if e["ph"] == "i":
+            ax.plot([at, at], [y - 0.4, y + 0.4], color="black", linewidth=0.8)
+            continue
+        label = e["name"] if e["name"] not in seen else None
+        seen.add(e["name"])
+        ax.barh(y, e["dur"] / 1000, left=at, height=0.6, color=COLOURS.get(e["name"], "grey"),
+                edgecolor="white", linewidth=0.3, label=label)
+    ax.set_yticks(range(len(lanes)))
+    ax.set_yticklabels([f"rank {p} {'compute' if t == 0 else 'comm thread'}" for p, t in lanes], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"ms from the start of step {step} (black ticks: a bucket's gradients are all in)")
+    s = record.get("settings", {})
+    ax.set_title(f"timeline: {s.get('model')} on {s.get('backend')}, N={record.get('world_size')}, "
+                 f"{configuration(pd.Series({k: s.get(k) for k in SETTINGS}))}, "
+                 f"{record['gradient_reduction']['buckets']} buckets", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    save(fig, out, "timeline.png", written)
+    return record["trace_file"]
+
+
+def answers(ok, combine, verdict, markdown_table):
+    """report.md's section on buckets, overlap and compression; empty when none of them varied."""
+    if ok.empty or not varied(ok, SETTINGS):
+        return ""
+    lines = ["## Buckets, overlap and compression", "",
+             "Per model, backend and world size: the fastest configuration (median samples/s over "
+             "repetitions with its 95% interval) against the runner-up — named only where the intervals "
+             "do not overlap —, what overlap buys at that fusion size and compression (ratio of medians), "
+             "and how much of the step the communication left exposed.", ""]
+    rows = []
+    for (model, backend, world), g in ok.groupby(["model", "backend", "world_size"]):
+        per = g.groupby(SETTINGS).apply(combine).sort_values("median", ascending=False)
+        if per.empty:
+            continue
+        best_key, best = per.index[0], per.iloc[0]
+        row = {"model": model, "backend": backend, "N": world,
+               "fastest": configuration(pd.Series(dict(zip(SETTINGS, best_key)))),
+               "samples/s": f"{best['median']:.0f} [{best['lo']:.0f}, {best['hi']:.0f}]"}
+        if len(per) > 1:
+            second = per.iloc[1]
+            row["vs runner-up"] = verdict("fastest", best, configuration(pd.Series(dict(zip(SETTINGS, per.index[1])))),
+                                          second)
+        fusion, _, compression = best_key
+        on = per.loc[(fusion, True, compression)]["median"] if (fusion, True, compression) in per.index else None
+        off = per.loc[(fusion, False, compression)]["median"] if (fusion, False, compression) in per.index else None
+        row["overlap on/off"] = f"{on / off:.2f}" if on and off else ""
+        best_rows = g[(g["fusion_bytes"] == fusion) & (g["overlap"] == best_key[1]) & (g["compression"] == compression)]
+        row["exposed comm % of step"] = f"{100 * (best_rows['exposed_comm_ms'] / best_rows['step_ms']).median():.1f}"
+        rows.append(row)
+    lines.append(markdown_table(pd.DataFrame(rows)))
+    cost = compression_cost(ok)
+    if cost is not None:
+        lines += ["What compression costs in convergence (medians over every configuration and repetition "
+                  "that differs only in compression): final training loss relative to fp32, and AUROC "
+                  "difference.", "", markdown_table(cost)]
+    return "\n".join(lines) + "\n"
+
+
+def compression_cost(ok):
+    if "compression" not in ok or ok["compression"].nunique() < 2:
+        return None
+    keys = ["model", "backend", "world_size", "fusion_bytes", "overlap", "repetition"]
+    plain = ok[ok["compression"] == "none"].set_index(keys)
+    rows = []
+    for kind in sorted(set(ok["compression"]) - {"none"}):
+        narrow = ok[ok["compression"] == kind].set_index(keys)
+        both = narrow.join(plain, rsuffix="_fp32", how="inner")
+        for model, g in both.groupby(level="model"):
+            rows.append({"model": model, "compression": kind, "pairs": len(g),
+                         "final loss / fp32": (g["final_loss"] / g["final_loss_fp32"]).median(),
+                         "AUROC - fp32": (g["auroc"] - g["auroc_fp32"]).median(),
+                         "samples/s / fp32": (g["samples_per_s"] / g["samples_per_s_fp32"]).median()})
+    return pd.DataFrame(rows) if rows else None
