@@ -173,12 +173,12 @@ namespace {
 
 TEST(BackendProblem, SaysWhyATrialCannotRunBeforeAnythingIsBuilt) {
   const auto registry = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
-  const auto* mpi = registry.find(plugin::PluginKind::kCommunicator, "mpi");
-  ASSERT_NE(mpi, nullptr);
-  EXPECT_FALSE(backend_problem(mpi, false, plugin::DType::kFloat32).any());
-  const GroupProblem fp16 = backend_problem(mpi, false, plugin::DType::kFloat16);
-  EXPECT_EQ(fp16.status, TrialStatus::kSkipped);
-  EXPECT_EQ(fp16.reason, "mpi does not support fp16");
+  const auto* gloo = registry.find(plugin::PluginKind::kCommunicator, "gloo");
+  ASSERT_NE(gloo, nullptr);
+  EXPECT_FALSE(backend_problem(gloo, false, plugin::DType::kFloat16).any());
+  const GroupProblem bf16 = backend_problem(gloo, false, plugin::DType::kBFloat16);
+  EXPECT_EQ(bf16.status, TrialStatus::kSkipped);
+  EXPECT_EQ(bf16.reason, "gloo does not support bf16");
   EXPECT_EQ(backend_problem(nullptr, false, plugin::DType::kFloat32).status, TrialStatus::kFailed);
   if (const auto* nccl = registry.find(plugin::PluginKind::kCommunicator, "nccl")) {
     const GroupProblem gpu = backend_problem(nccl, false, plugin::DType::kFloat32);

@@ -74,6 +74,9 @@ class HangRecorder {
       leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size), TrialStatus::kHung,
                                  message, started_));
     meta_["aborted"] = {{"by", "watchdog"}, {"at", utc_now()}, {"reason", message}};
+    // mpirun answers the abort with SIGTERM: the interruption mark must not put back the
+    // meta.json it was armed with, which lacks "aborted" (seen under load).
+    arm_interruption_mark(leader_->store.directory(), meta_);
     leader_->store.write_meta(meta_);
   }
 
