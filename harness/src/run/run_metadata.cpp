@@ -13,6 +13,7 @@
 #include "common/utc_time.h"
 #include "mpi/mpi_check.h"
 #include "mpi/mpi_runtime.h"
+#include "mpi/trial_groups.h"
 #include "train/libtorch_version.h"
 
 namespace harness {
@@ -65,14 +66,16 @@ std::string env_or(const char* name, const char* fallback) {
   return value ? value : fallback;
 }
 
-// Each rank's host and CPU binding; complete on rank 0.
+// Each rank's host, local rank (among the ranks sharing its memory: MPI's view of a host,
+// what backends place GPUs by) and CPU binding; complete on rank 0.
 Json gather_rank_placement(MPI_Comm world) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  // host|binding of every rank, fixed-width so one MPI_Gather carries them.
+  // host|local rank|binding of every rank, fixed-width so one MPI_Gather carries them.
   constexpr int kWidth = 256;
-  std::string mine = hostname() + "|" + cpu_binding();
+  std::string mine =
+      hostname() + "|" + std::to_string(local_rank(world)) + "|" + cpu_binding();
   mine.resize(kWidth, '\0');
   std::vector<char> all(static_cast<std::size_t>(kWidth) * size);
   check_mpi(MPI_Gather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, world),
@@ -82,8 +85,11 @@ Json gather_rank_placement(MPI_Comm world) {
   Json ranks = Json::array();
   for (int r = 0; r < size; ++r) {
     const std::string entry(all.data() + static_cast<std::size_t>(r) * kWidth);
-    const auto bar = entry.find('|');
-    ranks.push_back({{"rank", r}, {"host", entry.substr(0, bar)}, {"cpus", entry.substr(bar + 1)}});
+    const auto bar = entry.find('|'), second = entry.find('|', bar + 1);
+    ranks.push_back({{"rank", r},
+                     {"host", entry.substr(0, bar)},
+                     {"local_rank", std::stoi(entry.substr(bar + 1, second - bar - 1))},
+                     {"cpus", entry.substr(second + 1)}});
   }
   return ranks;
 }

@@ -25,6 +25,7 @@
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 #include "mpi_store.h"
+#include "peer_address.h"
 
 namespace harness::plugins {
 
@@ -132,10 +133,12 @@ class GlooCommunicator final : public plugin::Communicator {
         attr.hostname = "127.0.0.1";
         address_ = "loopback";
       } else {
-        char name[256] = {0};
-        gethostname(name, sizeof name - 1);
-        attr.hostname = name;
-        address_ = name;
+        std::string why;
+        attr.hostname = address_reaching_every_peer(group.comm, &why);
+        if (attr.hostname.empty())
+          return Status::unavailable("gloo across hosts: " + why +
+                                     "; give backend_params interface or hostname");
+        address_ = attr.hostname;
       }
       auto device = gloo::transport::tcp::CreateDevice(attr);
       context_ = std::make_shared<gloo::rendezvous::Context>(group.rank, group.size, bcube_base_);

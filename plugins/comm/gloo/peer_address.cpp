@@ -1,0 +1,75 @@
+#include "peer_address.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace harness::plugins {
+namespace {
+
+constexpr int kMaxInterfaces = 16;
+
+struct Interface {
+  std::uint32_t address = 0;  // host byte order; 0 marks an unused slot
+  std::uint32_t netmask = 0;
+};
+using Interfaces = std::array<Interface, kMaxInterfaces>;
+
+// This host's IPv4 interfaces that are up, loopback excluded.
+Interfaces local_interfaces() {
+  Interfaces found{};
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return found;
+  int count = 0;
+  for (ifaddrs* entry = list; entry && count < kMaxInterfaces; entry = entry->ifa_next) {
+    if (!entry->ifa_addr || !entry->ifa_netmask || entry->ifa_addr->sa_family != AF_INET) continue;
+    if (!(entry->ifa_flags & IFF_UP) || (entry->ifa_flags & IFF_LOOPBACK)) continue;
+    found[static_cast<std::size_t>(count++)] = {
+        ntohl(reinterpret_cast<sockaddr_in*>(entry->ifa_addr)->sin_addr.s_addr),
+        ntohl(reinterpret_cast<sockaddr_in*>(entry->ifa_netmask)->sin_addr.s_addr)};
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+bool has_address_in(const Interfaces& peer, const Interface& subnet) {
+  for (const Interface& i : peer)
+    if (i.address && (i.address & subnet.netmask) == (subnet.address & subnet.netmask))
+      return true;
+  return false;
+}
+
+std::string dotted(std::uint32_t address) {
+  in_addr raw{htonl(address)};
+  char text[INET_ADDRSTRLEN] = {0};
+  inet_ntop(AF_INET, &raw, text, sizeof text);
+  return text;
+}
+
+}  // namespace
+
+std::string address_reaching_every_peer(MPI_Comm comm, std::string* why) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const Interfaces mine = local_interfaces();
+  std::vector<Interfaces> all(static_cast<std::size_t>(size));
+  MPI_Allgather(mine.data(), static_cast<int>(sizeof mine), MPI_BYTE, all.data(),
+                static_cast<int>(sizeof mine), MPI_BYTE, comm);
+  for (const Interface& candidate : mine) {
+    if (!candidate.address) continue;
+    bool reaches_all = true;
+    for (int peer = 0; peer < size && reaches_all; ++peer)
+      reaches_all = peer == rank || has_address_in(all[static_cast<std::size_t>(peer)], candidate);
+    if (reaches_all) return dotted(candidate.address);
+  }
+  *why = "no IPv4 interface of this host shares a subnet with every other rank's host";
+  return {};
+}
+
+}  // namespace harness::plugins
