@@ -117,7 +117,7 @@ def plot_timeline(results_dir, records, out, written, save):
     ax.set_title(f"timeline: {s.get('model')} on {s.get('backend')}, N={record.get('world_size')}, "
                  f"{configuration(pd.Series({k: s.get(k) for k in SETTINGS}))}, "
                  f"{record['gradient_reduction']['buckets']} buckets", fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     save(fig, out, "timeline.png", written)
     return record["trace_file"]
 
