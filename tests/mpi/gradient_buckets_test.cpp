@@ -23,9 +23,8 @@ struct Backend {
   const char* name;
   const char* params;
 };
-const Backend kBackends[] = {{"mpi", "{}"},
-                             {"ring", "{}"},
-                             {"gloo", R"({"algorithm": "halving_doubling"})"}};
+const Backend kBackends[] = {
+    {"mpi", "{}"}, {"ring", "{}"}, {"gloo", R"({"algorithm": "halving_doubling"})"}};
 
 // 512 B buckets cut the autoencoder's ~2 KB of gradients into several; 64 MiB is one buffer.
 constexpr std::size_t kSingleBuffer = 64u << 20;
@@ -35,11 +34,10 @@ class GradientBuckets : public ::testing::Test {
  protected:
   Json run(const Backend& backend, std::size_t fusion_bytes, bool overlap,
            const std::string& more = "") {
-    const std::string extra = std::string(R"({"backend": ")") + backend.name +
-                              R"(", "backend_params": )" + backend.params +
-                              R"(, "fusion_bytes": )" + std::to_string(fusion_bytes) +
-                              R"(, "overlap": )" + (overlap ? "true" : "false") +
-                              R"(, "max_steps": 30)" + more + "}";
+    const std::string extra =
+        std::string(R"({"backend": ")") + backend.name + R"(", "backend_params": )" +
+        backend.params + R"(, "fusion_bytes": )" + std::to_string(fusion_bytes) +
+        R"(, "overlap": )" + (overlap ? "true" : "false") + R"(, "max_steps": 30)" + more + "}";
     return testing::run_training(world_size(), 4, extra, plugins_, data_);
   }
 

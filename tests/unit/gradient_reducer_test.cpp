@@ -97,7 +97,8 @@ TEST(GradientReducer, EveryModeWritesTheReducedGradientsAndTheLoss) {
     toy.step(reducer, loss);
     for (std::size_t i = 0; i < toy.parameters.size(); ++i)
       EXPECT_TRUE(torch::allclose(toy.parameters[i].grad(), toy.weights[i] * 3)) << i;
-    EXPECT_NEAR(reducer.global_loss(), 3 * loss.item<double>(), 1e-4 * std::abs(loss.item<double>()));
+    EXPECT_NEAR(reducer.global_loss(), 3 * loss.item<double>(),
+                1e-4 * std::abs(loss.item<double>()));
     // Launched strictly in bucket order, on the communication thread only with overlap.
     EXPECT_EQ(comm.counts, (std::vector<std::size_t>{40, 50, 11}));
     for (const auto& id : comm.threads)
@@ -114,8 +115,8 @@ TEST(GradientReducer, CompressionSendsTheNarrowTypeAndRoundsTheGradients) {
   toy.step(reducer, toy.loss());
   for (auto dtype : comm.dtypes) EXPECT_EQ(dtype, plugin::DType::kFloat16);
   for (std::size_t i = 0; i < toy.parameters.size(); ++i)
-    EXPECT_TRUE(torch::equal(toy.parameters[i].grad(),
-                             toy.weights[i].to(torch::kHalf).to(torch::kFloat)))
+    EXPECT_TRUE(
+        torch::equal(toy.parameters[i].grad(), toy.weights[i].to(torch::kHalf).to(torch::kFloat)))
         << i;
 }
 

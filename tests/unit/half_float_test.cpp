@@ -16,7 +16,9 @@ namespace {
 using plugin::BFloat16;
 using plugin::Float16;
 
-bool same_float(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+bool same_float(float a, float b) {
+  return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
 
 TEST(HalfFloat, EveryFp16AndBf16PatternWidensLikeLibTorch) {
   for (std::uint32_t bits = 0; bits <= 0xFFFFu; ++bits) {
@@ -34,9 +36,9 @@ TEST(HalfFloat, EveryFp16AndBf16PatternWidensLikeLibTorch) {
 // NaN as LibTorch does.
 TEST(HalfFloat, FloatsNarrowLikeLibTorch) {
   std::mt19937 random(7);
-  std::vector<float> values = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.99f, 65520.0f, 1e-8f,
-                               5.96e-8f, 2.98e-8f, 6.1e-5f, 6.097e-5f, 3e38f, INFINITY,
-                               -INFINITY, NAN};
+  std::vector<float> values = {0.0f,      -0.0f, 1.0f,     65504.0f,  65519.99f,
+                               65520.0f,  1e-8f, 5.96e-8f, 2.98e-8f,  6.1e-5f,
+                               6.097e-5f, 3e38f, INFINITY, -INFINITY, NAN};
   // Every fp16 value, the midpoints between neighbours (ties) and a hair either side.
   for (std::uint32_t bits = 0; bits < 0x7C00u; ++bits) {
     const float low = plugin::to_float(Float16{static_cast<std::uint16_t>(bits)});

@@ -17,8 +17,7 @@ std::vector<std::string> gather_strings(const std::string& text, int root, MPI_C
                                : text;
   int length = static_cast<int>(sent.size());
   std::vector<int> lengths(static_cast<std::size_t>(size));
-  check_mpi(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, comm),
-            "MPI_Gather");
+  check_mpi(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, comm), "MPI_Gather");
   std::vector<int> offsets(lengths.size(), 0);
   long long total = 0;
   if (rank == root) {
@@ -37,8 +36,8 @@ std::vector<std::string> gather_strings(const std::string& text, int root, MPI_C
   std::vector<std::string> texts;
   if (rank != root) return texts;
   for (std::size_t i = 0; i < lengths.size(); ++i)
-    texts.push_back(all.substr(static_cast<std::size_t>(offsets[i]),
-                               static_cast<std::size_t>(lengths[i])));
+    texts.push_back(
+        all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
   return texts;
 }
 

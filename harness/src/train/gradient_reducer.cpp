@@ -20,10 +20,11 @@ struct GradientReducer::Bucket {
   Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, plugin::DType wire_type)
       : values(std::move(members), extra_slots) {
     if (wire_type != plugin::DType::kFloat32)
-      wire = torch::empty_like(values.flat(), values.flat().options().dtype(scalar_type_of(wire_type)));
+      wire = torch::empty_like(values.flat(),
+                               values.flat().options().dtype(scalar_type_of(wire_type)));
   }
-  FusionBuffer values;  // fp32 gradients (and the loss, in the last bucket)
-  at::Tensor wire;      // the compressed copy the allreduce reduces; undefined without
+  FusionBuffer values;      // fp32 gradients (and the loss, in the last bucket)
+  at::Tensor wire;          // the compressed copy the allreduce reduces; undefined without
   std::size_t pending = 0;  // gradients not yet packed in this step
   bool ready = false;
 };
@@ -132,13 +133,13 @@ void GradientReducer::reduce(std::size_t b) {
   if (compressed) bucket.values.flat().copy_(bucket.wire);
   const auto ended = Clock::now();
   if (timeline_)
-    timeline_->span(options_.overlap ? StepTimeline::Lane::kCommunication
-                                     : StepTimeline::Lane::kCompute,
-                    "allreduce", started, ended,
-                    {{"bucket", b},
-                     {"bytes", view.bytes()},
-                     {"tensors", bucket.values.parameter_count()},
-                     {"dtype", plugin::dtype_name(view.dtype)}});
+    timeline_->span(
+        options_.overlap ? StepTimeline::Lane::kCommunication : StepTimeline::Lane::kCompute,
+        "allreduce", started, ended,
+        {{"bucket", b},
+         {"bytes", view.bytes()},
+         {"tensors", bucket.values.parameter_count()},
+         {"dtype", plugin::dtype_name(view.dtype)}});
   std::lock_guard<std::mutex> lock(mutex_);
   comm_s_ += seconds_between(started, ended);
 }
@@ -167,8 +168,7 @@ StepCommunication GradientReducer::finish_step() {
   for (auto& bucket : buckets_) bucket->values.unpack_gradients();
   const auto ended = Clock::now();
   if (timeline_)
-    timeline_->span(StepTimeline::Lane::kCompute, "wait for communication", backward_ended,
-                    ended);
+    timeline_->span(StepTimeline::Lane::kCompute, "wait for communication", backward_ended, ended);
   std::lock_guard<std::mutex> lock(mutex_);
   in_step_ = false;
   return {comm_s_, seconds_between(backward_ended, ended)};

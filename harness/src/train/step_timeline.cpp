@@ -45,13 +45,16 @@ double StepTimeline::micros(Clock::time_point t) const {
   return std::chrono::duration<double, std::micro>(t - origin_).count();
 }
 
-void StepTimeline::span(Lane lane, const char* name, Clock::time_point begin,
-                        Clock::time_point end, Json args) {
+void StepTimeline::span(Lane lane, const char* name, Clock::time_point begin, Clock::time_point end,
+                        Json args) {
   if (!recording()) return;
   args["step"] = step_.load(std::memory_order_relaxed);
-  Json event = {{"name", name},     {"ph", "X"},
-                {"ts", micros(begin)}, {"dur", micros(end) - micros(begin)},
-                {"tid", static_cast<int>(lane)}, {"args", std::move(args)}};
+  Json event = {{"name", name},
+                {"ph", "X"},
+                {"ts", micros(begin)},
+                {"dur", micros(end) - micros(begin)},
+                {"tid", static_cast<int>(lane)},
+                {"args", std::move(args)}};
   std::lock_guard<std::mutex> lock(mutex_);
   events_.push_back(std::move(event));
 }
@@ -59,8 +62,12 @@ void StepTimeline::span(Lane lane, const char* name, Clock::time_point begin,
 void StepTimeline::instant(Lane lane, const char* name, Clock::time_point at, Json args) {
   if (!recording()) return;
   args["step"] = step_.load(std::memory_order_relaxed);
-  Json event = {{"name", name}, {"ph", "i"}, {"s", "t"}, {"ts", micros(at)},
-                {"tid", static_cast<int>(lane)}, {"args", std::move(args)}};
+  Json event = {{"name", name},
+                {"ph", "i"},
+                {"s", "t"},
+                {"ts", micros(at)},
+                {"tid", static_cast<int>(lane)},
+                {"args", std::move(args)}};
   std::lock_guard<std::mutex> lock(mutex_);
   events_.push_back(std::move(event));
 }

@@ -39,8 +39,7 @@ Interfaces local_interfaces() {
 
 bool has_address_in(const Interfaces& peer, const Interface& subnet) {
   for (const Interface& i : peer)
-    if (i.address && (i.address & subnet.netmask) == (subnet.address & subnet.netmask))
-      return true;
+    if (i.address && (i.address & subnet.netmask) == (subnet.address & subnet.netmask)) return true;
   return false;
 }
 

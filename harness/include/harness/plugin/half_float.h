@@ -56,7 +56,8 @@ inline Float16 to_float16(float value) {
   const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
   const std::uint32_t magnitude = bits & 0x7FFFFFFFu;
   if (magnitude > 0x7F800000u) return {static_cast<std::uint16_t>(sign | 0x7E00u)};  // NaN
-  if (magnitude >= 0x477FF000u) return {static_cast<std::uint16_t>(sign | 0x7C00u)};  // >= 65520: inf
+  if (magnitude >= 0x477FF000u)
+    return {static_cast<std::uint16_t>(sign | 0x7C00u)};  // >= 65520: inf
   if (magnitude < 0x38800000u) {  // below 2^-14: a subnormal in units of 2^-24 (1024 is 2^-14)
     const float units = std::nearbyint(bits_float(magnitude) * 16777216.0f);
     return {static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(units))};
@@ -69,7 +70,9 @@ inline Float16 to_float16(float value) {
   return {static_cast<std::uint16_t>(sign | half)};
 }
 
-inline Float16& operator+=(Float16& a, Float16 b) { return a = to_float16(to_float(a) + to_float(b)); }
+inline Float16& operator+=(Float16& a, Float16 b) {
+  return a = to_float16(to_float(a) + to_float(b));
+}
 inline BFloat16& operator+=(BFloat16& a, BFloat16 b) {
   return a = to_bfloat16(to_float(a) + to_float(b));
 }
