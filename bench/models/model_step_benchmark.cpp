@@ -67,8 +67,7 @@ struct HarnessStep {
                                       harness::plugin::DType::kFloat32,
                                       torch::cuda::is_available())),
         setup(checked_setup(settings, seed, process)),
-        reducer(setup.model->parameters(),
-                {settings.fusion_bytes, settings.overlap, harness::wire_dtype(settings.compression)},
+        reducer(setup.model->parameters(), harness::reducer_options(settings),
                 *backend.communicator, nullptr),
         loop(settings, seed, process.context, setup, reducer, nullptr) {}
 

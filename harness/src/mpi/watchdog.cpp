@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/exit_codes.h"
+#include "mpi/mpi_runtime.h"
 
 namespace harness {
 namespace {
@@ -48,8 +49,7 @@ Watchdog::Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang)
     : timeout_s_(timeout_s), on_hang_(std::move(on_hang)) {
   MPI_Comm_rank(world, &rank_);
   MPI_Comm_size(world, &size_);
-  int level = 0;
-  MPI_Query_thread(&level);
+  const int level = mpi_thread_level();
   if (timeout_s <= 0) {
     inactive_reason_ = "timeout_s is 0";
   } else if (level < MPI_THREAD_MULTIPLE) {

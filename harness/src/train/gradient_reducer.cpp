@@ -16,6 +16,10 @@ double seconds_between(std::chrono::steady_clock::time_point a,
 
 }  // namespace
 
+ReducerOptions reducer_options(const TrainSettings& settings) {
+  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression)};
+}
+
 struct GradientReducer::Bucket {
   Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, plugin::DType wire_type)
       : values(std::move(members), extra_slots) {

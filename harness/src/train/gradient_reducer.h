@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "spec/train_settings.h"
 #include "train/fusion_buffer.h"
 #include "train/step_timeline.h"
 
@@ -31,6 +32,9 @@ struct ReducerOptions {
   bool overlap = false;
   plugin::DType wire = plugin::DType::kFloat32;  // the type the allreduce reduces
 };
+
+// A train trial's fusion_bytes, overlap and compression.
+ReducerOptions reducer_options(const TrainSettings& settings);
 
 // One step's communication, on this rank.
 struct StepCommunication {

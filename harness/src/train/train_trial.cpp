@@ -6,10 +6,10 @@
 
 #include "common/hashing.h"
 #include "loader/plugin_call.h"
+#include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
 #include "train/evaluation.h"
-#include "mpi/mpi_runtime.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
 #include "train/replica_check.h"
@@ -64,10 +64,6 @@ GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& se
     }
   }
   return agree_on_problem(context.comm, local);
-}
-
-ReducerOptions reducer_options(const TrainSettings& settings) {
-  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression)};
 }
 
 // Overlap calls the communicator from a second thread while the watchdog's thread may call
