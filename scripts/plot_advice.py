@@ -2,8 +2,8 @@
 measurements, per world size and message-size band the fastest backend (named only where
 its 95% interval clears the runner-up's, else "within noise"), and per model, backend and
 batch where adding ranks stops paying off (the first world size whose samples/s are not
-above the previous one's beyond the noise). Fusion sizes and larger worlds are scripts/model's
-part (its crossovers and predictions at 64 and 1024 ranks).
+above the previous one's beyond the noise). Fusion sizes and larger worlds follow in the
+report's "Cost model" section (scripts/plot_model.py).
 """
 import pandas as pd
 
@@ -72,5 +72,5 @@ def section(ok, coll, combine, verdict, markdown_table):
     if not parts:
         return ""
     return "\n".join(["## What to use", ""] + parts + [
-        "For fusion sizes and for 64 or 1024 ranks, fit the cost model: `scripts/model RESULTS_DIR` "
+        "Fusion sizes and 64 or 1024 ranks: the cost model's section below, and `scripts/model RESULTS_DIR` "
         "(crossover sizes between algorithms, predicted busbw and step communication time)."]) + "\n"

@@ -23,7 +23,8 @@ for backend, algorithm, formula, alpha, gbps, worlds in (("ring", None, ring, 20
         records.append({"kind": "collective", "status": "ok", "world_size": p, "points": points,
                         "settings": {"backend": backend, "backend_params": params}})
 records.append({"kind": "train", "status": "ok", "world_size": 3, "bytes_reduced_per_step": 1 << 20,
-                "gradient_reduction": {"buckets": 1}, "step_time_ms": {"comm": ring(3, 1 << 20, 20e-6, 1e-9) * 1e3},
+                "gradient_reduction": {"buckets": 1},
+                "step_time_ms": {"comm": ring(3, 1 << 20, 20e-6, 1e-9) * 1e3, "compute": 4.0},
                 "settings": {"backend": "ring", "backend_params": {}, "model": "autoencoder"}})
 with open(os.path.join(d, "trials.jsonl"), "w") as f:
     for r in records:
@@ -51,7 +52,15 @@ assert len(steps) == 1 and steps[0]["rel_error"] < 0.1, steps
 scale = m["predictions"]["ring @ lab"]
 assert {r["p"] for r in scale["points"]} >= {8, 1024}
 assert scale["crossovers"], "no crossover sizes"
-print("ok: fitted links recovered, held-out world 4 predicted, step time predicted")
+# 1 MB of gradients over 4 ms of backward at p = 3 on the ring link: 64 KB buckets (0.17 ms each,
+# one every 0.25 ms) hide all but the last; 16 KB ones queue up (latency-bound), one bucket
+# exposes the whole 1.5 ms allreduce.
+advice = {(r["fit"], r["p"]): r for r in m["fusion"]}
+at3 = advice[("ring @ lab", 3)]
+assert at3["best_fusion_bytes"] == 65536, at3
+assert at3["exposed_ms"] < 0.25 and at3["one_bucket_exposed_ms"] > 1.4, at3
+assert ("ring @ lab", 1024) in advice and ("ring @ lab", 64) in advice
+print("ok: fitted links recovered, held-out world 4 predicted, step time and fusion size predicted")
 PY
 status=0
 scripts/model "$WORK/nothing" >"$WORK/err" 2>&1 || status=$?

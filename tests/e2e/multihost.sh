@@ -2,16 +2,21 @@
 # mpirun -H through an rsh agent): the conformance suite passes; a training trial on every CPU
 # backend finishes ok with bit-identical replicas, gloo listening on the bed's addresses (not
 # loopback: the same-host decision is MPI's, not the host name's); meta.json lists each rank's
-# host and local rank; MPI between the hosts needs TCP (without it the job fails, quickly); and
-# a rate limit on the links slows large messages down. Skipped (exit 77) where network
-# namespaces cannot be made, with the reason.
+# host and local rank; MPI between the hosts needs TCP (without it the job fails, quickly);
+# Slurm with one slurmd per bed host runs the same training under srun -N 2 (that part is
+# skipped, saying why, where Slurm is not installed); and a rate limit on the links slows large
+# messages down. Skipped (exit 77) where network namespaces cannot be made, with the reason.
 source "$(dirname "$0")/lib.bash"
 build=$(dirname "$HARNESS")
 status=0
 scripts/testbed up -k 2 >"$WORK/up.out" 2>&1 || status=$?
 if [ "$status" -eq 4 ]; then echo "SKIP: $(cat "$WORK/up.out")"; exit 77; fi
 [ "$status" -eq 0 ] || { cat "$WORK/up.out"; fail "scripts/testbed up: exit $status"; }
-trap 'scripts/testbed down >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+# Under Slurm each bed host has a /tmp of its own, as real hosts do: what every node must see
+# lives in the build folder instead.
+shared=$(mktemp -d -p "$(cd "$build" && pwd)" e2e-multihost.XXXXXX)
+export HARNESS_SLURM_DIR="$shared/slurm"
+trap 'scripts/slurm down >/dev/null 2>&1; scripts/testbed down >/dev/null 2>&1; rm -rf "$WORK" "$shared"' EXIT
 
 # (ring with 64-byte chunks is left out: thousands of TCP messages a call, ~25 s a test.)
 timeout 400 scripts/testbed run -n 2 -- "$build/mpi_tests" '--gtest_filter=EveryCommunicator/*:-*ringchunkbytes64' \
@@ -49,6 +54,30 @@ timeout 120 scripts/testbed run -n 1 --mca btl self,vader -- "$HARNESS" "$WORK/m
 grep -qi "unable to reach\|reach each other\|unreachable" "$WORK/notcp.out" ||
   { cat "$WORK/notcp.out"; fail "no-TCP run did not say the hosts are unreachable"; }
 echo "ok: between hosts MPI needs TCP"
+
+# srun across the bed: one slurmd per host, in its namespace under its name.
+status=0
+scripts/slurm up --testbed >"$WORK/slurm.out" 2>&1 || status=$?
+if [ "$status" -eq 4 ]; then
+  echo "skipped: Slurm across hosts: $(tail -1 "$WORK/slurm.out")"
+else
+  [ "$status" -eq 0 ] || { cat "$WORK/slurm.out"; fail "scripts/slurm up --testbed: exit $status"; }
+  cp "$WORK/multihost.json" "$shared/"
+  timeout 300 scripts/slurm run -N 2 -n 4 "$(cd "$build" && pwd)/harness" "$shared/multihost.json" \
+    --results-dir "$shared/r" -q
+  py "$(only_run_dir "$shared/r")" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+records = [json.loads(l) for l in open(os.path.join(d, "trials.jsonl"))]
+assert len(records) == 3 and all(r["status"] == "ok" and r["world_size"] == 4 for r in records), \
+    [(r["status"], r["reason"]) for r in records]
+ranks = json.load(open(os.path.join(d, "meta.json")))["binding"]["ranks"]
+assert [(r["host"], r["local_rank"]) for r in ranks] == \
+    [("hxtb-h1", 0), ("hxtb-h1", 1), ("hxtb-h2", 0), ("hxtb-h2", 1)], ranks
+print("ok: srun -N 2 -n 4 trains across the bed's hosts (one slurmd each)")
+PY
+  scripts/slurm down >/dev/null
+fi
 
 # A 20 Mbit/s link: a 1 MB allreduce takes well over 10x as long as on the open link.
 cat > "$WORK/rate.json" <<'JSON'

@@ -14,7 +14,8 @@ for image in throughput_vs_world_size scaling_efficiency busbw_vs_message_size l
   grep -q "($image.png)" "$WORK/plots/report.md" || fail "report.md does not embed $image.png"
 done
 for section in "## Training" "## Does the learning rate need to scale" "## Allreduce bus bandwidth" \
-               "## Trials that did not finish ok" "| skipped |" "| failed |" "| inconsistent |"; do
+               "## Trials that did not finish ok" "| skipped |" "| failed |" "| inconsistent |" \
+               "## Cost model" "Held-out check: needs three or more world sizes"; do
   grep -qF "$section" "$WORK/plots/report.md" || fail "report.md lacks '$section'"
 done
 

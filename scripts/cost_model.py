@@ -1,0 +1,416 @@
+#!/usr/bin/python3
+"""The alpha-beta-gamma cost model of allreduce, fitted to measured collective points.
+
+    scripts/model DIR[=LABEL]... [--out DIR] [--holdout world=4 | --holdout label=LABEL
+                  [--holdout-gbps RATE]] [--link ALPHA_US,GBPS] [--gamma-gbps X]
+
+For each backend (with its algorithm) and link LABEL (default: the folder's experiment name;
+give e.g. results/x/1=open results/y/2=1gbit for test-bed runs at two rate limits) it fits
+the latency alpha and the time per byte beta of four textbook formulas (Thakur, Rabenseifner
+& Gropp 2005; Patarasuk & Yuan 2009), p ranks, n bytes:
+
+    ring                    2(p-1) a + 2(p-1)/p n b + (p-1)/p n g
+    halving_doubling        2 log2(p) a + 2(p-1)/p n b + (p-1)/p n g      (Rabenseifner)
+    binary_tree             2 log2(p) a + 2 log2(p) n b + log2(p) n g    (reduce + broadcast)
+    recursive_doubling      log2(p) a + log2(p) n b + log2(p) n g
+
+gamma (time per byte reduced) cannot be told from beta by allreduce timings alone (ring's two
+per-byte terms have the same shape in p), so it is measured on this host: a local in-place
+fp32 sum of 64 MB (or --gamma-gbps). alpha and beta >= 0 come from non-negative least squares
+on relative error (sizes span 4 B to 64 MB). Per fit: R^2, median and max relative error; per
+backend the formula that fits best. Then predictions at p = 8 ... 1024 (busbw by message size
+and the communication time of each training record's gradient bytes per step) with the fitted
+link or one given (--link), crossover sizes between formulas, and, with --holdout, the
+prediction error on measured points the fit never saw (world size 4 from 2 and 3; one rate
+limit from another, with --holdout-gbps the held-out link's rate). Training records in the folders are predicted from the fit too (their
+gradient bytes per step against step_time_ms.comm).
+
+With overlap, the best fusion (bucket) size per model follows from the fit too: backward
+produces the model's gradient bytes at a steady rate over its measured compute time, each
+bucket's allreduce starts when the bucket is full and the one before has finished (one
+communication thread, in order), and the size that leaves the least communication after
+backward wins (at the measured world sizes and at 64 and 1024 ranks). Without overlap one
+bucket is always best in this model: every extra bucket only adds latency.
+
+Writes OUT (default: the first DIR's model/): model.json, model.md, model_fit.png. scripts/plot
+puts the fits, the held-out errors and the fusion advice into report.md too.
+Needs Debian's python3-numpy, -scipy, -matplotlib; run with /usr/bin/python3.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from scipy.optimize import nnls  # noqa: E402
+
+PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
+PREDICT_BYTES = [4096, 65536, 1 << 20, 16 << 20, 64 << 20]
+FUSION_CANDIDATES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
+FUSION_RANKS = [64, 1024]
+
+
+def log2(p):
+    return math.log2(p)
+
+
+# Per formula: the coefficients of (alpha, beta, gamma) at p ranks and n bytes.
+FORMULAS = {
+    "ring": lambda p, n: (2 * (p - 1), 2 * (p - 1) / p * n, (p - 1) / p * n),
+    "halving_doubling": lambda p, n: (2 * log2(p), 2 * (p - 1) / p * n, (p - 1) / p * n),
+    "binary_tree": lambda p, n: (2 * log2(p), 2 * log2(p) * n, log2(p) * n),
+    "recursive_doubling": lambda p, n: (log2(p), log2(p) * n, log2(p) * n),
+}
+
+
+def measure_gamma():
+    """Seconds per byte of a local in-place fp32 sum (the reduction's own cost)."""
+    a = np.ones(16 << 20, dtype=np.float32)
+    b = np.ones(16 << 20, dtype=np.float32)
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        np.add(a, b, out=a)
+        best = min(best, time.perf_counter() - start)
+    return best / a.nbytes
+
+
+def backend_label(record):
+    settings = record.get("settings", {})
+    algorithm = (settings.get("backend_params") or {}).get("algorithm")
+    return settings.get("backend", "?") + (f":{algorithm}" if algorithm else "")
+
+
+def load(spec):
+    directory, _, label = spec.partition("=")
+    if not os.path.exists(os.path.join(directory, "trials.jsonl")):
+        sys.exit(f"scripts/model: {directory}: no trials.jsonl (expected a results/<name>/<time> folder)")
+    records = []
+    for number, line in enumerate(open(os.path.join(directory, "trials.jsonl")), 1):
+        try:
+            if line.strip():
+                records.append(json.loads(line))
+        except json.JSONDecodeError:  # a run killed mid-write leaves a truncated last line
+            print(f"scripts/model: {directory}/trials.jsonl:{number}: unreadable record skipped", file=sys.stderr)
+    if not label:
+        meta = os.path.join(directory, "meta.json")
+        label = json.load(open(meta)).get("experiment", {}).get("name", "run") if os.path.exists(meta) else "run"
+    return points_and_steps(records, label)
+
+
+def points_and_steps(records, label):
+    """Allreduce points (world size > 1) and training steps with communication time, labelled."""
+    points, steps = [], []
+    for r in records:
+        if r.get("status") != "ok":
+            continue
+        if r.get("kind") == "collective":  # collective trials time allreduce
+            for point in r.get("points", []):
+                if point.get("time_us") and point.get("bytes") and r["world_size"] > 1:
+                    points.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
+                                   "n": point["bytes"], "t": point["time_us"] * 1e-6})
+        elif r.get("kind", "train") == "train" and r["world_size"] > 1 and r.get("step_time_ms", {}).get("comm"):
+            steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
+                          "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
+                          "buckets": r.get("gradient_reduction", {}).get("buckets", 1),
+                          "t": r["step_time_ms"]["comm"] * 1e-3,
+                          "compute": (r["step_time_ms"].get("compute") or 0) * 1e-3})
+    return points, steps
+
+
+def design(formula, points, gamma):
+    """Rows [alpha coefficient, beta coefficient] / t and targets (t - gamma part) / t."""
+    rows, targets = [], []
+    for q in points:
+        a, b, g = FORMULAS[formula](q["p"], q["n"])
+        rows.append([a / q["t"], b / q["t"]])
+        targets.append((q["t"] - g * gamma) / q["t"])
+    return np.array(rows), np.array(targets)
+
+
+def predict(formula, params, p, n, gamma):
+    a, b, g = FORMULAS[formula](p, n)
+    return a * params["alpha_s"] + b * params["beta_s_per_byte"] + g * gamma
+
+
+def quality(formula, params, points, gamma):
+    predicted = np.array([predict(formula, params, q["p"], q["n"], gamma) for q in points])
+    measured = np.array([q["t"] for q in points])
+    relative = np.abs(predicted - measured) / measured
+    residual = ((measured - predicted) ** 2).sum()
+    total = ((measured - measured.mean()) ** 2).sum()
+    return {"r2": 1 - residual / total if total > 0 else None,
+            "median_rel_error": float(np.median(relative)), "max_rel_error": float(relative.max()),
+            "points": len(points)}
+
+
+def fit(formula, points, gamma):
+    rows, targets = design(formula, points, gamma)
+    (alpha, beta), _ = nnls(rows, targets)
+    params = {"alpha_s": alpha, "beta_s_per_byte": beta,
+              "link_gbps": 1e-9 / beta if beta > 0 else None}
+    return params, quality(formula, params, points, gamma)
+
+
+def groups(points):
+    out = {}
+    for q in points:
+        out.setdefault((q["backend"], q["label"]), []).append(q)
+    return out
+
+
+def fit_all(points, gamma):
+    fits = {}
+    for (backend, label), group in sorted(groups(points).items()):
+        if len({q["n"] for q in group}) < 2:
+            continue
+        per_formula = {f: dict(zip(("params", "quality"), fit(f, group, gamma))) for f in FORMULAS}
+        worlds = sorted({q["p"] for q in group})
+        # At p = 2 every formula is 2a + n b + n/2 g up to constants: they cannot be told apart.
+        best = "ring" if worlds == [2] else min(
+            per_formula, key=lambda f: per_formula[f]["quality"]["median_rel_error"])
+        fits[f"{backend} @ {label}"] = {"backend": backend, "label": label, "worlds": worlds,
+                                        "formulas": per_formula, "best": best,
+                                        "formulas_distinguishable": worlds != [2]}
+    return fits
+
+
+def holdout_errors(points, gamma, key, value, link_gbps=None):
+    """Fit each backend/label on the points without key == value, predict those with it. A
+    held-out link's own rate (link_gbps, e.g. the test bed's limit) replaces the fitted beta:
+    latency is the fit's, bandwidth the link's."""
+    matches = lambda q: str(q["p"] if key == "world" else q["label"]) == value  # noqa: E731
+    errors = {}
+    for backend in sorted({q["backend"] for q in points}):
+        train = [q for q in points if q["backend"] == backend and not matches(q)]
+        test = [q for q in points if q["backend"] == backend and matches(q)]
+        if not train or not test or len({q["n"] for q in train}) < 2:
+            continue
+        result = {}
+        for formula in FORMULAS:
+            params, _ = fit(formula, train, gamma)
+            if link_gbps:
+                params = dict(params, beta_s_per_byte=1e-9 / link_gbps, link_gbps=link_gbps)
+            result[formula] = quality(formula, params, test, gamma)
+        best = min(result, key=lambda f: result[f]["median_rel_error"])
+        errors[backend] = {"formulas": result, "best": best, "trained_on": len(train), "held_out": len(test)}
+    return errors
+
+
+def crossovers(params, gamma, p):
+    """Message sizes where one formula overtakes another under the same alpha and beta."""
+    out = []
+    names = list(FORMULAS)
+    for i, x in enumerate(names):
+        for y in names[i + 1:]:
+            ax, bx, gx = FORMULAS[x](p, 1.0)
+            ay, by, gy = FORMULAS[y](p, 1.0)
+            per_byte = (bx - by) * params["beta_s_per_byte"] + (gx - gy) * gamma
+            fixed = (ay - ax) * params["alpha_s"]
+            if per_byte != 0 and fixed / per_byte > 0:
+                n = fixed / per_byte
+                small = x if ax < ay else y
+                out.append({"p": p, "between": [x, y], "bytes": n,
+                            "below": small, "above": y if small == x else x})
+    return out
+
+
+def predictions(fits, gamma, link):
+    out = {}
+    for name, f in fits.items():
+        params = link or f["formulas"][f["best"]]["params"]
+        rows = []
+        for p in PREDICT_RANKS:
+            for n in PREDICT_BYTES:
+                t = predict(f["best"], params, p, n, gamma)
+                rows.append({"p": p, "bytes": n, "time_us": t * 1e6, "busbw_gbps": n / t * 2 * (p - 1) / p / 1e9})
+        out[name] = {"formula": f["best"], "link": params, "points": rows,
+                     "crossovers": crossovers(params, gamma, 64) + crossovers(params, gamma, 1024)}
+    return out
+
+
+def step_predictions(fits, steps, gamma):
+    """Each training record's measured communication time against the fit's prediction for its
+    gradient bytes (one allreduce per bucket: the latency term counts per bucket)."""
+    rows = []
+    for s in steps:
+        f = fits.get(f"{s['backend']} @ {s['label']}")
+        if not f:
+            continue
+        params = f["formulas"][f["best"]]["params"]
+        per_bucket = s["n"] / max(s["buckets"], 1)
+        predicted = s["buckets"] * predict(f["best"], params, s["p"], per_bucket, gamma)
+        rows.append(dict(s, predicted=predicted, rel_error=abs(predicted - s["t"]) / s["t"]))
+    return rows
+
+
+def exposed_after_backward(formula, params, p, gradient_bytes, bucket_bytes, backward_s, gamma):
+    """Overlapped buckets as a pipeline (see the description): seconds of communication left
+    once backward has ended."""
+    buckets = max(1, math.ceil(gradient_bytes / bucket_bytes))
+    rate = gradient_bytes / backward_s
+    finish = 0.0
+    for i in range(buckets):
+        filled = min(gradient_bytes, (i + 1) * bucket_bytes)
+        size = filled - i * bucket_bytes
+        finish = max(finish, filled / rate) + predict(formula, params, p, size, gamma)
+    return finish - backward_s
+
+
+def fusion_advice(fits, steps, gamma):
+    """Per fitted backend and trained model: the fusion size with the least exposed
+    communication under overlap, at the measured world sizes and at FUSION_RANKS."""
+    models = {}
+    for s in steps:
+        if s["compute"] > 0:
+            models.setdefault(s["model"], []).append(s)
+    rows = []
+    for name, f in fits.items():
+        params = f["formulas"][f["best"]]["params"]
+        for model, group in sorted(models.items()):
+            gradient = float(np.median([s["n"] for s in group]))
+            backward = float(np.median([s["compute"] for s in group]))
+            candidates = sorted({c for c in FUSION_CANDIDATES if c < gradient} | {int(gradient)})
+            for p in sorted({s["p"] for s in group} | set(FUSION_RANKS)):
+                exposed = {c: exposed_after_backward(f["best"], params, p, gradient, c, backward, gamma)
+                           for c in candidates}
+                best = min(exposed, key=exposed.get)
+                rows.append({"fit": name, "model": model, "p": p, "gradient_bytes": int(gradient),
+                             "compute_ms": backward * 1e3, "best_fusion_bytes": best,
+                             "exposed_ms": exposed[best] * 1e3, "one_bucket_exposed_ms": exposed[int(gradient)] * 1e3})
+    return rows
+
+
+def plot(points, fits, gamma, out):
+    names = sorted(fits)
+    if not names:
+        return None
+    fig, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        f = fits[name]
+        params = f["formulas"][f["best"]]["params"]
+        group = [q for q in points if f"{q['backend']} @ {q['label']}" == name]
+        for p in sorted({q["p"] for q in group}):
+            mine = sorted((q for q in group if q["p"] == p), key=lambda q: q["n"])
+            line = ax.loglog([q["n"] for q in mine], [q["t"] * 1e6 for q in mine], "o", label=f"p={p} measured")
+            sizes = np.logspace(math.log10(mine[0]["n"]), math.log10(mine[-1]["n"]), 50)
+            ax.loglog(sizes, [predict(f["best"], params, p, n, gamma) * 1e6 for n in sizes], "-",
+                      color=line[0].get_color(), label=f"p={p} {f['best']}")
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("bytes")
+        ax.set_ylabel("time per allreduce (us)")
+        ax.legend(fontsize=6)
+    fig.tight_layout()
+    path = os.path.join(out, "model_fit.png")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def markdown(fits, holdout, steps, predicted, gamma):
+    lines = ["# Cost model", "", f"gamma (local fp32 sum, measured): {1e-9 / gamma:.2f} GB/s.", "",
+             "| backend @ link | worlds | formula | alpha (us) | beta (GB/s) | R^2 | median rel. err | max rel. err |",
+             "|---|---|---|---|---|---|---|---|"]
+    for name, f in fits.items():
+        for formula, fq in f["formulas"].items():
+            q, params = fq["quality"], fq["params"]
+            mark = (" **best**" if f["formulas_distinguishable"] else " (p=2: all agree)") if formula == f["best"] else ""
+            r2 = f"{q['r2']:.3f}" if q["r2"] is not None else ""
+            gbps = f"{params['link_gbps']:.3g}" if params["link_gbps"] else "inf"
+            lines.append(f"| {name} | {f['worlds']} | {formula}{mark} | {params['alpha_s'] * 1e6:.2f} | {gbps} | {r2} | "
+                         f"{q['median_rel_error']:.1%} | {q['max_rel_error']:.1%} |")
+    if holdout:
+        given = f", its link at {holdout['link_gbps']} GB/s" if holdout.get("link_gbps") else ""
+        lines += ["", f"## Held-out prediction ({holdout['key']} = {holdout['value']}{given})", "",
+                  "| backend | formula | trained on | held out | median rel. err | max rel. err |", "|---|---|---|---|---|---|"]
+        for backend, h in holdout["errors"].items():
+            q = h["formulas"][h["best"]]
+            lines.append(f"| {backend} | {h['best']} | {h['trained_on']} | {h['held_out']} | "
+                         f"{q['median_rel_error']:.1%} | {q['max_rel_error']:.1%} |")
+    if steps:
+        lines += ["", "## Training steps' communication, predicted from the collective fit", "",
+                  "| backend @ link | model | p | bytes/step | buckets | measured (ms) | predicted (ms) | rel. err |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for s in steps:
+            lines.append(f"| {s['backend']} @ {s['label']} | {s['model']} | {s['p']} | {s['n']} | {s['buckets']} | "
+                         f"{s['t'] * 1e3:.3f} | {s['predicted'] * 1e3:.3f} | {s['rel_error']:.0%} |")
+        lines.append(f"\nMedian relative error: {np.median([s['rel_error'] for s in steps]):.0%}.")
+    lines += ["", "## Predicted busbw (GB/s) at scale, best formula and fitted link", ""]
+    for name, pr in predicted.items():
+        header = "| p | " + " | ".join(f"{n} B" for n in PREDICT_BYTES) + " |"
+        lines += [f"{name} ({pr['formula']}):", "", header, "|---" * (len(PREDICT_BYTES) + 1) + "|"]
+        for p in PREDICT_RANKS:
+            cells = [f"{r['busbw_gbps']:.3g}" for r in pr["points"] if r["p"] == p]
+            lines.append(f"| {p} | " + " | ".join(cells) + " |")
+        for c in pr["crossovers"]:
+            lines.append(f"- p={c['p']}: {c['below']} is faster below {c['bytes']:.3g} B, {c['above']} above")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def fusion_markdown(rows):
+    lines = ["| backend @ link | model | p | gradient bytes | best fusion bytes | exposed comm (ms) | one bucket (ms) |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['fit']} | {r['model']} | {r['p']} | {r['gradient_bytes']} | {r['best_fusion_bytes']} | "
+                     f"{r['exposed_ms']:.3f} | {r['one_bucket_exposed_ms']:.3f} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dirs", nargs="+", metavar="DIR[=LABEL]")
+    parser.add_argument("--out")
+    parser.add_argument("--holdout", help="world=N or label=LABEL: fit without those points, predict them")
+    parser.add_argument("--holdout-gbps", type=float,
+                        help="with --holdout label=...: the held-out link's rate (GB/s), used instead of the fitted beta")
+    parser.add_argument("--link", help="ALPHA_US,GBPS: predict at scale with this link instead of the fitted one")
+    parser.add_argument("--gamma-gbps", type=float, help="reduction speed instead of measuring it")
+    args = parser.parse_args()
+    points, steps = [], []
+    for spec in args.dirs:
+        p, s = load(spec)
+        points += p
+        steps += s
+    if not points:
+        sys.exit("scripts/model: no ok allreduce points at world size > 1 in these folders")
+    out = args.out or os.path.join(args.dirs[0].partition("=")[0], "model")
+    os.makedirs(out, exist_ok=True)
+    gamma = 1e-9 / args.gamma_gbps if args.gamma_gbps else measure_gamma()
+    link = None
+    if args.link:
+        alpha_us, gbps = map(float, args.link.split(","))
+        link = {"alpha_s": alpha_us * 1e-6, "beta_s_per_byte": 1e-9 / gbps, "link_gbps": gbps}
+    fits = fit_all(points, gamma)
+    holdout = None
+    if args.holdout:
+        key, _, value = args.holdout.partition("=")
+        if key not in ("world", "label") or not value:
+            sys.exit("scripts/model: --holdout takes world=N or label=LABEL")
+        holdout = {"key": key, "value": value, "link_gbps": args.holdout_gbps,
+                   "errors": holdout_errors(points, gamma, key, value, args.holdout_gbps)}
+    predicted = predictions(fits, gamma, link)
+    step_rows = step_predictions(fits, steps, gamma)
+    fusion = fusion_advice(fits, steps, gamma)
+    figure = plot(points, fits, gamma, out)
+    result = {"gamma_s_per_byte": gamma, "fits": fits, "holdout": holdout, "predictions": predicted,
+              "training_steps": step_rows, "fusion": fusion}
+    with open(os.path.join(out, "model.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    with open(os.path.join(out, "model.md"), "w") as f:
+        f.write(markdown(fits, holdout, step_rows, predicted, gamma))
+        if fusion:
+            f.write("\n## Best fusion size with overlap, predicted\n\n" + fusion_markdown(fusion) + "\n")
+    print(f"scripts/model: {len(points)} points, {len(fits)} fits; wrote model.json, model.md"
+          f"{', ' + os.path.basename(figure) if figure else ''} to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
