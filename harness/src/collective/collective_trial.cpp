@@ -33,9 +33,14 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
   if (const GroupProblem agreed = agree_on_problem(context.comm, too_big); agreed.any())
     return finish_record(record, agreed.status, agreed.reason, started);
   try {
-    const PointBenchmark benchmark{
-        collective_op("allreduce"), settings,        element_type(settings.dtype),
-        *backend.communicator,      backend.on_cuda, context};
+    QuietGate gate(settings.quiet, context.comm);
+    const PointBenchmark benchmark{collective_op("allreduce"),
+                                   settings,
+                                   element_type(settings.dtype),
+                                   *backend.communicator,
+                                   backend.on_cuda,
+                                   context,
+                                   gate};
     Json points = Json::array();
     long long wrong = 0;
     bool noisy = false;
@@ -47,6 +52,7 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
     }
     record["points"] = points;
     record["noisy"] = noisy;
+    record["machine_speed"] = gate.summary();
     if (wrong)
       return finish_record(record, TrialStatus::kFailed, std::to_string(wrong) + " wrong elements",
                            started);

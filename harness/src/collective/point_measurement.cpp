@@ -169,10 +169,13 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
       b.op.init_data(static_cast<int64_t>(count), b.context.rank, tensor_options(b));
   auto buffer = pristine.clone();
   const SamplePlan plan = plan_samples(b, warm_up(b, buffer));
-  const auto seconds = b.settings.timing == CollectiveTiming::kLoop
-                           ? time_loops(b, buffer, plan)
-                           : time_iterations(b, pristine, buffer, plan);
+  const auto seconds = b.gate.measure([&] {
+    return b.settings.timing == CollectiveTiming::kLoop ? time_loops(b, buffer, plan)
+                                                        : time_iterations(b, pristine, buffer, plan);
+  });
   CollectivePoint point = summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm));
+  if (b.gate.active()) point.slowdown = b.gate.last_slowdown();
+  point.noisy = point.noisy || !b.gate.last_quiet();
   if (b.settings.check) point.wrong = count_wrong(b, pristine, buffer);
   return point;
 }

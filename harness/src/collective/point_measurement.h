@@ -9,6 +9,7 @@
 #include "collective/element_types.h"
 #include "record/collective_point.h"
 #include "spec/collective_settings.h"
+#include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
 
 namespace harness {
@@ -21,6 +22,7 @@ struct PointBenchmark {
   plugin::Communicator& communicator;
   bool on_cuda;
   const TrialContext& context;
+  QuietGate& gate;  // the trial's: every size waits for a quiet machine
 };
 
 // Collective over the trial's group; rank 0's point is complete. Throws when a plugin or MPI

@@ -14,7 +14,7 @@ const std::vector<PointField>& collective_point_fields() {
       {"cv", "cv", "%.3f", 6},                {"algbw_gbps", "algbw", "%.3f", 9},
       {"busbw_gbps", "busbw", "%.3f", 9},     {"busbw_ci_low_gbps", "busbw_lo", "%.3f", 0},
       {"busbw_ci_high_gbps", "busbw_hi", "%.3f", 0},
-      {"noisy", "noisy", "", 6},              {"wrong", "#wrong", "%.0f", 7},
+      {"slowdown", "slowdown", "%.2f", 0},    {"noisy", "noisy", "", 6},              {"wrong", "#wrong", "%.0f", 7},
   };
   // clang-format on
   return fields;
@@ -38,6 +38,7 @@ Json to_json(const CollectivePoint& point) {
               {"busbw_gbps", point.busbw_gbps},
               {"busbw_ci_low_gbps", point.busbw_ci_low_gbps},
               {"busbw_ci_high_gbps", point.busbw_ci_high_gbps},
+              {"slowdown", point.slowdown ? Json(*point.slowdown) : Json()},
               {"noisy", point.noisy},
               {"wrong", point.wrong ? Json(*point.wrong) : Json()}};
 }

@@ -31,7 +31,10 @@ struct CollectivePoint {
   double busbw_gbps = 0;
   double busbw_ci_low_gbps = 0;  // busbw at ci_high_us and ci_low_us
   double busbw_ci_high_gbps = 0;
-  bool noisy = false;  // cv above the trial's noise_cv_threshold
+  // The slowest rank's speed canary around the kept samples over its fastest reading
+  // (trial/quiet_gate.h); unset where the gate is off.
+  std::optional<double> slowdown;
+  bool noisy = false;  // cv above the trial's noise_cv_threshold, or measured in a slow spell
   std::optional<long long>
       wrong;  // elements that differ from the expected result; unset: unchecked
 };

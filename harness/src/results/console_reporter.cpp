@@ -34,6 +34,18 @@ std::string noisy_cv_text(const Json& record) {
   return number(Json(cv), "%.2f");
 }
 
+// Why a trial is marked noisy, for the warning: a slow spell the quiet gate could not wait
+// out (trial/quiet_gate.h), or timings that vary beyond noise_cv_threshold (or stalls).
+std::string noise_reason(const Json& record) {
+  const Json& not_quiet = field(record, "machine_speed", "not_quiet");
+  if (not_quiet.is_number() && not_quiet.get<int>() > 0)
+    return "measured in a slow spell the quiet gate could not wait out (speed canary " +
+           number(field(record, "machine_speed", "slowdown"), "%.2f") +
+           "x its fastest; quiet_wait_s spent)";
+  return "its timings vary more than noise_cv_threshold allows (cv " + noisy_cv_text(record) +
+         ")";
+}
+
 }  // namespace
 
 namespace {
@@ -139,9 +151,9 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
   message(text.str());
   if (verbosity_ != Verbosity::kQuiet && record.value("noisy", false))
     std::fprintf(stderr,
-                 "harness: warning: %s noisy: its timings vary more than noise_cv_threshold "
-                 "allows (cv %s); the machine was busy, treat its numbers with care\n",
-                 label(position).c_str(), noisy_cv_text(record).c_str());
+                 "harness: warning: %s noisy: %s; the machine was busy, treat its numbers with "
+                 "care\n",
+                 label(position).c_str(), noise_reason(record).c_str());
   if (record.contains("points")) message(collective_table(record));
   if (verbosity_ == Verbosity::kVerbose && record.contains("step_time_ms"))
     detail("      step ms: " + record["step_time_ms"].dump());

@@ -1,5 +1,7 @@
 #include "spec/collective_schema.h"
 
+#include "spec/quiet_gate_settings.h"
+
 namespace harness {
 
 const Schema& collective_settings_schema() {
@@ -7,7 +9,7 @@ const Schema& collective_settings_schema() {
   const double inf = std::numeric_limits<double>::infinity();
   // One field per entry, kept as a table.
   // clang-format off
-  static const Schema schema = {
+  static const Schema schema = with_quiet_gate({
       {"world_size", T::kInteger, 1, 1, 65536, false, {}, "ranks in the trial's group"},
       {"backend", T::kString, "mpi", -inf, inf, false, {}, "communicator plugin name"},
       {"backend_params", T::kFreeObject, Json::object(), -inf, inf, false, {},
@@ -35,7 +37,7 @@ const Schema& collective_settings_schema() {
        "mark a size (and its trial) noisy when the cv of its samples exceeds this"},
       {"check", T::kBoolean, true, -inf, inf, false, {},
        "verify results against deterministic per-rank data (#wrong)"},
-  };
+  });
   // clang-format on
   return schema;
 }

@@ -45,6 +45,7 @@ CollectiveSettings parse_collective_settings(const Json& s) {
   c.timing =
       s.at("timing") == "per_iteration" ? CollectiveTiming::kPerIteration : CollectiveTiming::kLoop;
   c.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();
+  c.quiet = parse_quiet_gate_settings(s);
   c.check = s.at("check").get<bool>();
   return c;
 }

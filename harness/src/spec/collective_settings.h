@@ -8,6 +8,7 @@
 
 #include "common/json.h"
 #include "harness/plugin/types.h"
+#include "spec/quiet_gate_settings.h"
 
 namespace harness {
 
@@ -30,6 +31,7 @@ struct CollectiveSettings {
   int max_iters = 100000;
   CollectiveTiming timing = CollectiveTiming::kLoop;
   double noise_cv_threshold = 0.5;
+  QuietGateSettings quiet;
   bool check = true;  // verify results against deterministic per-rank data (#wrong)
 };
 

@@ -1,5 +1,7 @@
 #include "spec/train_schema.h"
 
+#include "spec/quiet_gate_settings.h"
+
 namespace harness {
 
 const Schema& train_settings_schema() {
@@ -7,7 +9,7 @@ const Schema& train_settings_schema() {
   const double inf = std::numeric_limits<double>::infinity();
   // One field per entry, kept as a table.
   // clang-format off
-  static const Schema schema = {
+  static const Schema schema = with_quiet_gate({
       {"world_size", T::kInteger, 1, 1, 65536, false, {},
        "ranks in the trial: ranks 0..N-1 of the launched job form its group"},
       {"backend", T::kString, "mpi", -inf, inf, false, {},
@@ -108,7 +110,7 @@ const Schema& train_settings_schema() {
       {"slow_step_factor", T::kNumber, 10.0, 1, 1e9, false, {},
        "steps slower than this many times the median step are counted (slow_steps) and make "
        "the trial noisy: a stall that ended is not a plain measurement"},
-  };
+  });
   // clang-format on
   return schema;
 }

@@ -79,6 +79,7 @@ TrainSettings parse_train_settings(const Json& s) {
   t.noise_cv_threshold = s.at("noise_cv_threshold").get<double>();
   t.divergence_factor = s.at("divergence_factor").get<double>();
   t.slow_step_factor = s.at("slow_step_factor").get<double>();
+  t.quiet = parse_quiet_gate_settings(s);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "harness/plugin/types.h"
 #include "spec/dataset_settings.h"
+#include "spec/quiet_gate_settings.h"
 
 namespace harness {
 
@@ -51,6 +52,7 @@ struct TrainSettings {
   std::uint64_t max_timing_steps = 200000;
   double noise_cv_threshold = 0.75;
   double slow_step_factor = 10;  // steps above this x the median step are slow_steps
+  QuietGateSettings quiet;
 };
 
 LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument

@@ -162,11 +162,15 @@ void TrainingLoop::record_loss(double global_loss) {
   }
 }
 
-StepSamples TrainingLoop::time_steps() {
-  StepSamples samples;
-  samples.samples_per_step = timing_batch_size();
+StepSamples TrainingLoop::time_steps(QuietGate& gate) {
   for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i) timing_step();
   if (timeline_) timeline_->start(context_.comm);
+  return gate.measure([this] { return timed_rounds(); });
+}
+
+StepSamples TrainingLoop::timed_rounds() {
+  StepSamples samples;
+  samples.samples_per_step = timing_batch_size();
   constexpr std::size_t kMinimumSteps = 5;
   const auto started = Clock::now();
   std::size_t round = kMinimumSteps;

@@ -20,6 +20,7 @@
 #include "train/gradient_reducer.h"
 #include "train/lr_schedule.h"
 #include "train/training_setup.h"
+#include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
 
 namespace torch::optim {
@@ -72,7 +73,9 @@ class TrainingLoop {
   // Collective: full batches of the first epoch's shard — settings.warmup_steps untimed, then
   // (the timeline, when there is one, recording the first of them) round after round until the slowest rank has timed settings.min_time_s (at least 5 steps,
   // at most max_timing_steps). Changes the parameters: run it after evaluation.
-  StepSamples time_steps();
+  // The timed rounds run through the quiet gate: again, from scratch, when a slow spell
+  // began during them.
+  StepSamples time_steps(QuietGate& gate);
 
   // One step of the timing phase, untimed: the next full batch of epoch 0's shard at the
   // peak learning rate. For benchmarks that time steps themselves (bench/models).
@@ -86,6 +89,7 @@ class TrainingLoop {
   at::Tensor next_timing_batch();
   std::size_t timing_batch_size() const;
   void record_loss(double global_loss);
+  StepSamples timed_rounds();
   void time_round(std::size_t steps, StepSamples* samples);
   std::size_t steps_per_epoch() const;
   std::uint64_t lr_warmup_steps() const;

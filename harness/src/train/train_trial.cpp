@@ -18,6 +18,7 @@
 #include "train/train_loop.h"
 #include "train/training_setup.h"
 #include "trial/backend_join.h"
+#include "trial/quiet_gate.h"
 
 namespace harness {
 namespace {
@@ -109,12 +110,18 @@ void write_training(const TrainSettings& settings, const TrainOutcome& outcome,
                  {"time_s", reached ? Json(*outcome.seconds_to_target) : Json()}};
 }
 
+// A timing phase the quiet gate could not keep out of a slow spell is noisy.
+void mark_machine_speed(const QuietGate& gate, Json* timing) {
+  (*timing)["machine_speed"] = gate.summary();
+  if (!gate.last_quiet()) (*timing)["noisy"] = true;
+}
+
 // Rank 0 only: the timing phase's figures and the evaluation join the record.
 void write_measurements(const Json& timing, const Json& evaluation, Json* record) {
   Json& r = *record;
   r["timed_steps"] = timing["timing"]["steps"];
   for (const char* key : {"throughput", "step_time_ms", "exposed_comm_ms", "overlap_fraction",
-                          "timing", "noisy", "slow_steps", "stragglers"})
+                          "timing", "noisy", "slow_steps", "stragglers", "machine_speed"})
     if (timing.contains(key)) r[key] = timing[key];
   if (evaluation.is_null()) return;
   r["loss"]["validation"] = evaluation["validation_loss"];
@@ -169,10 +176,11 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     const GroupProblem evaluated =
         evaluate_on_leader(settings, setup, context, outcome, &evaluation);
     if (evaluated.any()) return finish_record(record, evaluated.status, evaluated.reason, started);
+    QuietGate gate(settings.quiet, context.comm);
     const StepSamples samples =
-        outcome.status == TrialStatus::kOk ? loop.time_steps() : StepSamples{};
-    const Json timing =
-        summarise_step_timing(samples, outcome.step_seconds, settings, context.comm);
+        outcome.status == TrialStatus::kOk ? loop.time_steps(gate) : StepSamples{};
+    Json timing = summarise_step_timing(samples, outcome.step_seconds, settings, context.comm);
+    if (context.rank == 0) mark_machine_speed(gate, &timing);
     Json trace = timeline.gather(context.comm);
     if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
     if (!trace.is_null()) record["trace"] = std::move(trace);  // the leader files it apart

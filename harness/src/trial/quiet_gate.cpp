@@ -1,0 +1,107 @@
+#include "trial/quiet_gate.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <array>
+#include <thread>
+#include <utility>
+
+#include "mpi/mpi_check.h"
+
+namespace harness {
+namespace {
+
+// Short enough to catch the end of a spell quickly, long enough that the waiting ranks leave
+// the CPUs to whoever else needs them.
+constexpr auto kPause = std::chrono::milliseconds(20);
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+
+int ranks_on_this_host(MPI_Comm comm) {
+  MPI_Comm host;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
+  int size = 1;
+  MPI_Comm_size(host, &size);
+  MPI_Comm_free(&host);
+  return size;
+}
+
+// Empty when every host has a CPU per rank; else why not, the same on every rank.
+std::string oversubscription(MPI_Comm comm) {
+  // The most ranks on a host and the fewest CPUs, in one MAX reduction.
+  std::array<int, 2> mine{ranks_on_this_host(comm), -usable_cpus()}, worst{};
+  check_mpi(MPI_Allreduce(mine.data(), worst.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  const int ranks = worst[0], cpus = -worst[1];
+  if (ranks <= cpus) return {};
+  return std::to_string(ranks) + " ranks share " + std::to_string(cpus) +
+         " CPUs on a host, so no rank can read the speed canary alone";
+}
+
+}  // namespace
+
+QuietGate::QuietGate(const QuietGateSettings& settings, MPI_Comm comm,
+                     std::function<double()> canary)
+    : settings_(settings),
+      comm_(comm),
+      canary_(std::move(canary)),
+      off_reason_(oversubscription(comm)) {}
+
+double QuietGate::read() {
+  if (!active()) return 1.0;
+  // Together, so that each reading sees its neighbours busy as during a measurement.
+  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
+  std::array<double, 2> mine{canary_(), spent_s_}, largest{};
+  check_mpi(MPI_Allreduce(mine.data(), largest.data(), 2, MPI_DOUBLE, MPI_MAX, comm_),
+            "MPI_Allreduce");
+  spent_s_ = largest[1];
+  return largest[0];
+}
+
+double QuietGate::wait_until_quiet() {
+  double slowdown = read();
+  while (slowdown > settings_.max_slowdown && spent_s_ < settings_.wait_s) {
+    const auto paused = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(kPause);
+    spent_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - paused).count();
+    slowdown = read();
+  }
+  return slowdown;
+}
+
+bool QuietGate::finished(double before, double after) {
+  const double slowdown = std::max(before, after);
+  const bool quiet = slowdown <= settings_.max_slowdown;
+  // Measuring again only helps when the machine was quiet before and time is left.
+  const bool again = active() && !quiet && before <= settings_.max_slowdown &&
+                     spent_s_ < settings_.wait_s;
+  if (again) {
+    ++retries_;
+    return false;
+  }
+  ++measurements_;
+  if (!quiet) ++not_quiet_;
+  largest_kept_ = std::max(largest_kept_, slowdown);
+  last_slowdown_ = slowdown;
+  last_quiet_ = quiet;
+  return true;
+}
+
+Json QuietGate::summary() const {
+  return {{"gate", active() ? "on" : "off: " + off_reason_},
+          {"max_slowdown", settings_.max_slowdown},
+          {"wait_s", settings_.wait_s},
+          {"measurements", measurements_},
+          {"not_quiet", not_quiet_},
+          {"retries", retries_},
+          {"waited_s", spent_s_},
+          {"slowdown", active() ? Json(largest_kept_) : Json()}};
+}
+
+}  // namespace harness
