@@ -38,14 +38,17 @@ void sleeping_barrier(MPI_Comm comm) {
   }
 }
 
-int local_rank(MPI_Comm comm) {
+HostPlace place_on_host(MPI_Comm comm) {
   MPI_Comm node;
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
             "MPI_Comm_split_type");
-  int rank = 0;
-  MPI_Comm_rank(node, &rank);
+  HostPlace place;
+  MPI_Comm_rank(node, &place.rank);
+  MPI_Comm_size(node, &place.ranks);
   MPI_Comm_free(&node);
-  return rank;
+  return place;
 }
+
+int local_rank(MPI_Comm comm) { return place_on_host(comm).rank; }
 
 }  // namespace harness

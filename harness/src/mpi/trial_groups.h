@@ -13,6 +13,14 @@ MPI_Comm split_first_ranks(MPI_Comm world, int group_size);
 // A barrier that polls with short sleeps instead of spinning, so idle ranks use no CPU.
 void sleeping_barrier(MPI_Comm comm);
 
+// Collective over comm: this process's rank among the processes of comm that share its host
+// (MPI's shared-memory split), and how many they are.
+struct HostPlace {
+  int rank = 0;
+  int ranks = 1;
+};
+HostPlace place_on_host(MPI_Comm comm);
+
 // This process's rank among the processes of comm that share its host.
 int local_rank(MPI_Comm comm);
 

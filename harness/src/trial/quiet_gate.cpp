@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "mpi/mpi_check.h"
+#include "mpi/trial_groups.h"
 
 namespace harness {
 namespace {
@@ -23,20 +24,10 @@ int usable_cpus() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-int ranks_on_this_host(MPI_Comm comm) {
-  MPI_Comm host;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
-            "MPI_Comm_split_type");
-  int size = 1;
-  MPI_Comm_size(host, &size);
-  MPI_Comm_free(&host);
-  return size;
-}
-
 // Empty when every host has a CPU per rank; else why not, the same on every rank.
 std::string oversubscription(MPI_Comm comm) {
   // The most ranks on a host and the fewest CPUs, in one MAX reduction.
-  std::array<int, 2> mine{ranks_on_this_host(comm), -usable_cpus()}, worst{};
+  std::array<int, 2> mine{place_on_host(comm).ranks, -usable_cpus()}, worst{};
   check_mpi(MPI_Allreduce(mine.data(), worst.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   const int ranks = worst[0], cpus = -worst[1];
   if (ranks <= cpus) return {};
