@@ -1,5 +1,6 @@
 # --resume runs exactly the trials missing from trials.jsonl: none lost, none run twice,
-# after a truncated record and after the job is killed mid-sweep.
+# after a truncated record, after the job is killed mid-sweep, and in the middle of adaptive
+# repetitions (which decide from the records, so a resumed run must decide the same).
 source "$(dirname "$0")/lib.bash"
 
 # 1. A finished run whose file lost its last two records (one half-written).
@@ -46,4 +47,42 @@ assert len(keys) == 12 and len(set(keys)) == 12, (len(keys), len(set(keys)))
 assert all(r["status"] == "ok" for r in records)
 print("resume after kill ok (%s trials had been recorded)" % sys.argv[2])
 PY
+
+# 3. Adaptive repetitions: a target no spread can meet repeats every point up to
+# max_repetitions (2 points x 5); cut after the first adaptive round, the resumed run ends
+# with the same trials; with no budget, no extra trial runs.
+cat > "$WORK/adaptive.json" <<'JSON'
+{"name": "adaptive", "seed": 5, "repetitions": 2, "max_repetitions": 5, "target_ci": 0.000001,
+ "settings": {"dataset": {"rows": 2000}, "epochs": 1, "min_time_s": 0.02, "world_size": 2},
+ "sweep": {"batch_size": [16, 32]}}
+JSON
+$MPIRUN -np 2 "$HARNESS" "$WORK/adaptive.json" --results-dir "$WORK/c" > "$WORK/console" 2>&1
+cat "$WORK/console"
+grep -q "adaptive repetition 3: 2 of 2 point(s) still wider than" "$WORK/console" ||
+  fail "no adaptive round was announced"
+dir=$(only_run_dir "$WORK/c")
+py "$dir" <<'PY'
+import json, sys, os
+records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+reps = sorted((r["axes"]["batch_size"], r["repetition"]) for r in records)
+assert reps == [(b, r) for b in (16, 32) for r in range(5)], reps
+adaptive = json.load(open(os.path.join(sys.argv[1], "meta.json")))["adaptive_repetitions"]
+assert adaptive["extra_trials"] == 6 and len(adaptive["still_wide"]) == 2, adaptive
+PY
+cp "$dir/trials.jsonl" "$WORK/adaptive_all"
+head -n 6 "$WORK/adaptive_all" > "$dir/trials.jsonl"
+$MPIRUN -np 2 "$HARNESS" --resume "$dir" -q
+cmp <(py "$dir/trials.jsonl" <<'PY'
+import json, sys
+print(sorted(json.loads(l)["key"] for l in open(sys.argv[1])))
+PY
+) <(py "$WORK/adaptive_all" <<'PY'
+import json, sys
+print(sorted(json.loads(l)["key"] for l in open(sys.argv[1])))
+PY
+) || fail "a resumed adaptive run recorded other trials than the uninterrupted one"
+$MPIRUN -np 2 "$HARNESS" "$WORK/adaptive.json" --set adaptive_budget_s=0 --results-dir "$WORK/d" -q
+[ "$(grep -c . "$(only_run_dir "$WORK/d")/trials.jsonl")" = 4 ] ||
+  fail "adaptive repetitions ran without a budget"
+echo "adaptive repetitions resume ok"
 echo PASS

@@ -75,6 +75,15 @@ TEST(ExperimentValidation, TooManyTrialsIsRefusedBeforeExpanding) {
   EXPECT_CONTAINS(message, "more than max_trials = 100000");
 }
 
+TEST(ExperimentValidation, AdaptiveRepetitionsNeedRoomAndASpread) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "repetitions": 5, "max_repetitions": 3})"),
+                  "/max_repetitions: expected 0 (off) or at least repetitions = 5, got 3");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "repetitions": 1, "max_repetitions": 4})"),
+                  "/repetitions: adaptive repetitions (max_repetitions = 4) need at least 2");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "target_ci": 0})"), "/target_ci");
+  EXPECT_EQ(error_of(R"({"name": "x", "repetitions": 3, "max_repetitions": 3})"), "");
+}
+
 TEST(ExperimentValidation, EchoedValuesAreCut) {
   const std::string message =
       error_of(R"({"name": "x", "seed": ")" + std::string(100000, 'z') + "\"}");

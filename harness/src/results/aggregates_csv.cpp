@@ -6,50 +6,21 @@
 
 #include "metrics/statistics.h"
 #include "results/file_writing.h"
+#include "results/point_figures.h"
 
 namespace harness {
 namespace {
 
-// Figures of one sweep point: (figure, message bytes or 0) -> the repetitions' values.
-using Figures = std::map<std::pair<std::string, std::uint64_t>, std::vector<double>>;
-
 struct Point {
   Json first;  // its first record: identity columns
-  Figures figures;
+  PointFigures figures;
 };
-
-const Json& at_path(const Json& record, const char* a, const char* b) {
-  static const Json none;
-  if (!record.contains(a) || !record[a].is_object() || !record[a].contains(b)) return none;
-  return record[a][b];
-}
 
 // Numbers as a person writes them (200, not 200.0), with ten significant digits.
 std::string number_cell(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.10g", value);
   return text;
-}
-
-void add(Figures& figures, const std::string& figure, std::uint64_t bytes, const Json& value) {
-  if (value.is_number()) figures[{figure, bytes}].push_back(value.get<double>());
-}
-
-// Trials whose numbers stand: ok, or finished with drifted replicas (rank 0's figures).
-bool measured(const Json& record) {
-  const std::string status = record.value("status", "");
-  return status == "ok" || status == "inconsistent";
-}
-
-void collect(const Json& record, Figures& figures) {
-  add(figures, "samples_per_s", 0, at_path(record, "throughput", "samples_per_s"));
-  add(figures, "auroc", 0, at_path(record, "detection", "auroc"));
-  add(figures, "final_loss", 0, at_path(record, "loss", "final"));
-  for (const auto& p : record.value("points", Json::array())) {
-    const auto bytes = p.value("bytes", std::uint64_t{0});
-    add(figures, "busbw_gbps", bytes, p.value("busbw_gbps", Json()));
-    add(figures, "time_us", bytes, p.value("time_us", Json()));
-  }
 }
 
 std::string identity(const Json& record) {
@@ -81,7 +52,7 @@ std::string aggregates_csv(const std::vector<Json>& records) {
       it->second.first = record;
       order.push_back(key);
     }
-    collect(record, it->second.figures);
+    collect_point_figures(record, it->second.figures);
   }
   std::ostringstream csv;
   csv << "part,point,kind,world_size,backend,algorithm,axes,figure,bytes,n,median,min,max,"

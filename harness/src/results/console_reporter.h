@@ -22,6 +22,7 @@ class ConsoleReporter {
   void trial_started(const Trial& trial, std::size_t position);
   void trial_finished(const Json& record, std::size_t position);
   void skipped_as_done(std::size_t count) const;
+  void extend(std::size_t more_trials) { total_ += more_trials; }  // adaptive repetitions
 
  private:
   std::string label(std::size_t position) const;

@@ -53,7 +53,8 @@ void print_field_reference(std::FILE* out) {
   }
 }
 
-void print_trial_table(const std::vector<Trial>& trials, std::FILE* out) {
+void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
+                       int planned_repetitions, std::FILE* out) {
   std::fprintf(out, "%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED",
                "SETTINGS");
   int ranks = 1;
@@ -63,6 +64,12 @@ void print_trial_table(const std::vector<Trial>& trials, std::FILE* out) {
                  describe_axes(t.axes).c_str());
     ranks = std::max(ranks, t.world_size);
   }
+  if (adaptive.on(planned_repetitions))
+    std::fprintf(out,
+                 "then adaptive repetitions: a point whose speed figures' 95%% interval of the "
+                 "median is wider than +-%g%% runs again, up to %d repetitions, for at most "
+                 "%g s in all\n",
+                 adaptive.target_ci * 100, adaptive.max_repetitions, adaptive.budget_s);
   std::fprintf(out, "%zu trial(s); run with mpirun -np %d\n", trials.size(), ranks);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loader/plugin_registry.h"
+#include "spec/experiment.h"
 #include "spec/trial.h"
 
 namespace harness {
@@ -13,6 +14,8 @@ namespace harness {
 void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
 void print_field_reference(std::FILE* out = stdout);
 // Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
-void print_trial_table(const std::vector<Trial>& trials, std::FILE* out = stdout);
+// With adaptive repetitions on, a line before the last says what may run after the table.
+void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
+                       int planned_repetitions, std::FILE* out = stdout);
 
 }  // namespace harness

@@ -10,6 +10,7 @@
 
 #include "common/utc_time.h"
 #include "mpi/mpi_check.h"
+#include "mpi/string_broadcast.h"
 #include "mpi/trial_groups.h"
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
@@ -18,11 +19,13 @@
 #include "results/results_store.h"
 #include "results/summary_csv.h"
 #include "results/trace_files.h"
+#include "run/adaptive_repetitions.h"
 #include "run/experiment_loading.h"
 #include "run/interruption.h"
 #include "run/machine_state.h"
 #include "run/run_metadata.h"
 #include "run/trial_kinds.h"
+#include "spec/trial_expansion.h"
 #include "trial/trial_context.h"
 
 namespace harness {
@@ -140,6 +143,99 @@ Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& 
   return record;
 }
 
+// Runs trials one after another on their groups; rank 0 records each.
+struct TrialDriver {
+  int rank;
+  const PluginRegistry& plugins;
+  DataCache& data;
+  HangRecorder& hangs;
+  Leader* leader;  // rank 0 only
+  ConsoleReporter& reporter;
+
+  void run(const Trial& trial, std::size_t position) {
+    if (leader) reporter.trial_started(trial, position);
+    hangs.trial_started(&trial);
+    const Json record = run_on_group(trial, plugins, data);
+    {
+      // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
+      // trial's ranks only wait for each other. Nobody starts the next trial early.
+      const bool member = rank < trial.world_size;
+      std::optional<WatchedOperation> watched;
+      if (member) watched.emplace("end of trial", trial.index, trial.world_size);
+      sleeping_barrier(MPI_COMM_WORLD);
+    }
+    hangs.trial_started(nullptr);
+    if (!leader) return;
+    leader->add(record);
+    reporter.trial_finished(record, position);
+  }
+};
+
+// "+-5%" for 0.05.
+std::string percent_band(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "+-%g%%", fraction * 100);
+  return text;
+}
+
+// Rank 0's decision, shared: the points that get the next repetition.
+std::vector<std::size_t> share_points_to_repeat(const AdaptivePlanner& planner,
+                                                const Leader* leader, int repetition) {
+  Json chosen = Json::array();
+  if (leader)
+    for (auto p : planner.points_to_repeat(leader->store.records(), repetition))
+      chosen.push_back(p);
+  chosen = Json::parse(broadcast_string(chosen.dump(), 0, MPI_COMM_WORLD));
+  return chosen.get<std::vector<std::size_t>>();
+}
+
+// Rank 0's decision, shared: 0 = stop (budget spent), 1 = run, 2 = already recorded.
+char share_next_step(const AdaptivePlanner& planner, const Leader* leader, const Trial& trial) {
+  char step = 1;
+  if (leader) {
+    if (leader->store.completed_keys().count(trial.key))
+      step = 2;
+    else if (!planner.budget_left(leader->store.records()))
+      step = 0;
+  }
+  check_mpi(MPI_Bcast(&step, 1, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  return step;
+}
+
+// After the planned trials: rounds of one more repetition for every point still wider than
+// the target, until none is, max_repetitions is reached or the budget is spent. Returns the
+// summary for meta.json (on rank 0).
+Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Trial>& trials,
+                              TrialDriver& driver) {
+  const AdaptivePlanner planner(experiment.adaptive, experiment.repetitions,
+                                one_trial_per_point(trials));
+  std::size_t position = trials.size();
+  bool budget_spent = false;
+  for (int r = experiment.repetitions; r < experiment.adaptive.max_repetitions && !budget_spent;
+       ++r) {
+    const auto chosen = share_points_to_repeat(planner, driver.leader, r);
+    if (chosen.empty()) break;
+    driver.reporter.extend(chosen.size());
+    driver.reporter.message(
+        "harness: adaptive repetition " + std::to_string(r + 1) + ": " +
+        std::to_string(chosen.size()) + " of " + std::to_string(planner.points().size()) +
+        " point(s) still wider than " + percent_band(experiment.adaptive.target_ci));
+    for (const auto p : chosen) {
+      Trial trial = with_repetition(planner.points()[p], r, experiment.seed);
+      trial.index = position;
+      const char step = share_next_step(planner, driver.leader, trial);
+      if (step == 0) {
+        budget_spent = true;
+        driver.reporter.message("harness: adaptive repetitions stop: adaptive_budget_s spent");
+        break;
+      }
+      if (step == 1) driver.run(trial, position);
+      ++position;
+    }
+  }
+  return driver.leader ? planner.summary(driver.leader->store.records()) : Json();
+}
+
 std::string status_tally(const std::vector<Json>& records) {
   std::map<std::string, int> counts;
   for (const auto& record : records) ++counts[record["status"].get<std::string>()];
@@ -176,23 +272,12 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   const auto done = broadcast_done_flags(trials, leader ? &leader->store : nullptr);
   reporter.skipped_as_done(static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
 
-  for (std::size_t i = 0; i < trials.size(); ++i) {
-    if (done[i]) continue;
-    if (leader) reporter.trial_started(trials[i], i);
-    hangs.trial_started(&trials[i]);
-    const Json record = run_on_group(trials[i], plugins, data);
-    {
-      // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
-      // trial's ranks only wait for each other. Nobody starts the next trial early.
-      const bool member = rank < trials[i].world_size;
-      std::optional<WatchedOperation> watched;
-      if (member) watched.emplace("end of trial", trials[i].index, trials[i].world_size);
-      sleeping_barrier(MPI_COMM_WORLD);
-    }
-    hangs.trial_started(nullptr);
-    if (!leader) continue;
-    leader->add(record);
-    reporter.trial_finished(record, i);
+  TrialDriver driver{rank, plugins, data, hangs, leader.get(), reporter};
+  for (std::size_t i = 0; i < trials.size(); ++i)
+    if (!done[i]) driver.run(trials[i], i);
+  if (experiment.adaptive.on(experiment.repetitions)) {
+    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
+    if (leader) meta["adaptive_repetitions"] = adaptive;
   }
   if (!leader) return {};
   disarm_interruption_mark();

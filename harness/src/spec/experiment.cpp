@@ -43,6 +43,16 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "base seed; repetition r of a trial uses seed + r"},
       {"repetitions", T::kInteger, 1, 1, 100000, false, {},
        "how many times each sweep point runs, with different seeds"},
+      {"max_repetitions", T::kInteger, 0, 0, 100000, false, {},
+       "adaptive repetitions (0: off): after the planned ones, a point whose speed figures "
+       "(training samples/s; busbw per message size) have a 95% interval of the median wider "
+       "than +-target_ci runs again, a round at a time, up to this many repetitions in all"},
+      {"target_ci", T::kNumber, 0.05, 1e-6, 10, false, {},
+       "adaptive repetitions: the widest interval of the median a point may keep, relative to "
+       "the median (0.05: +-5%)"},
+      {"adaptive_budget_s", T::kNumber, 300.0, 0, 1e7, false, {},
+       "adaptive repetitions: wall time the extra trials may take together; no extra trial "
+       "starts once it is spent"},
       {"timeout_s", T::kNumber, 300.0, 0, 1e7, false, {},
        "watchdog: a rank that has not finished a collective, barrier or training step after "
        "this many seconds is named, the trial recorded hung and the job ended (0: off)"},
@@ -229,6 +239,18 @@ void check_trial_count(const Experiment& experiment, std::uint64_t max_trials, E
                std::to_string(max_trials) + "; shrink the sweep or raise max_trials");
 }
 
+void check_adaptive(const Experiment& experiment, ErrorList& errors) {
+  const int most = experiment.adaptive.max_repetitions;
+  if (most == 0) return;
+  if (most < experiment.repetitions)
+    errors.add("/max_repetitions: expected 0 (off) or at least repetitions = " +
+               std::to_string(experiment.repetitions) + ", got " + std::to_string(most));
+  else if (most > experiment.repetitions && experiment.repetitions < 2)
+    errors.add("/repetitions: adaptive repetitions (max_repetitions = " + std::to_string(most) +
+               ") need at least 2 planned repetitions to judge a point's spread, got " +
+               std::to_string(experiment.repetitions));
+}
+
 void check_name(const std::string& name, ErrorList& errors) {
   if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
     errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
@@ -266,9 +288,13 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.seed = top["seed"].get<std::uint64_t>();
   experiment.repetitions = top["repetitions"].get<int>();
   experiment.order = parse_trial_order(top["order"].get<std::string>());
+  experiment.adaptive.max_repetitions = top["max_repetitions"].get<int>();
+  experiment.adaptive.target_ci = top["target_ci"].get<double>();
+  experiment.adaptive.budget_s = top["adaptive_budget_s"].get<double>();
   experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);
   check_name(experiment.name, errors);
+  check_adaptive(experiment, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);
   errors.throw_if_any(source);
   check_trial_count(experiment, top["max_trials"].get<std::uint64_t>(), errors);

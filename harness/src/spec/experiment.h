@@ -27,6 +27,17 @@ struct ExperimentPart {
 // and go), as in Google Benchmark's random interleaving.
 enum class TrialOrder { kSequential, kInterleaved, kRandom };
 
+// Repetitions spent where the noise is: after the planned repetitions, a sweep point whose
+// speed figures (training samples/s, busbw per message size) still have a 95% interval of the
+// median wider than +-target_ci of the median runs again, one round of repetitions at a time,
+// until it is narrow, reaches max_repetitions, or the extra trials have used budget_s.
+struct AdaptiveRepetitions {
+  int max_repetitions = 0;  // 0: off (only the planned repetitions run)
+  double target_ci = 0.05;  // relative half-width of the interval
+  double budget_s = 300;    // wall time the extra trials may take together
+  bool on(int planned) const { return max_repetitions > planned; }
+};
+
 struct Experiment {
   std::string source;  // the file it came from, for messages
   Json document;       // the file as written, with --set overrides applied
@@ -35,6 +46,7 @@ struct Experiment {
   std::uint64_t seed = 0;
   int repetitions = 1;
   TrialOrder order = TrialOrder::kInterleaved;
+  AdaptiveRepetitions adaptive;
   double timeout_s = 300;  // the watchdog's deadline per operation (0: off)
   std::vector<ExperimentPart> parts;
 };

@@ -72,20 +72,17 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
   for (std::size_t point = 0; point < points; ++point) {
     Json settings = base;
     const Json shown = apply_point(axes, point, &settings);
+    Trial trial;
+    trial.kind = part.kind;
+    trial.part = part.name;
+    trial.part_index = part_index;
+    trial.settings = settings;
+    trial.axes = shown;
+    trial.world_size = settings["world_size"].get<int>();
+    trial.point = point_key(trial);
     for (int repetition = 0; repetition < experiment.repetitions; ++repetition) {
-      Trial trial;
-      trial.index = trials->size();
-      trial.kind = part.kind;
-      trial.part = part.name;
-      trial.part_index = part_index;
-      trial.settings = settings;
-      trial.axes = shown;
-      trial.world_size = settings["world_size"].get<int>();
-      trial.repetition = repetition;
-      trial.seed = experiment.seed + static_cast<std::uint64_t>(repetition);
-      trial.key = trial_key(trial);
-      trial.point = point_key(trial);
-      trials->push_back(std::move(trial));
+      trials->push_back(with_repetition(trial, repetition, experiment.seed));
+      trials->back().index = trials->size() - 1;
     }
   }
 }
@@ -97,6 +94,14 @@ std::vector<Trial> expand_trials(const Experiment& experiment) {
   for (std::size_t p = 0; p < experiment.parts.size(); ++p) expand_part(experiment, p, &trials);
   order_trials(experiment.order, experiment.seed, &trials);
   return trials;
+}
+
+Trial with_repetition(const Trial& trial, int repetition, std::uint64_t experiment_seed) {
+  Trial repeated = trial;
+  repeated.repetition = repetition;
+  repeated.seed = experiment_seed + static_cast<std::uint64_t>(repetition);
+  repeated.key = trial_key(repeated);
+  return repeated;
 }
 
 void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* trials) {

@@ -11,6 +11,10 @@ namespace harness {
 
 std::vector<Trial> expand_trials(const Experiment& experiment);
 
+// The same sweep point's trial for another repetition: its seed (experiment seed +
+// repetition) and key follow; the index is the caller's.
+Trial with_repetition(const Trial& trial, int repetition, std::uint64_t experiment_seed);
+
 // Reorders trials (given sequentially: each point's repetitions together, in file order) and
 // renumbers their index. Interleaved: repetition r of every point before repetition r + 1 of
 // any; random: a shuffle seeded by `seed`.

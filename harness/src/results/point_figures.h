@@ -1,0 +1,28 @@
+// A sweep point's headline figures gathered over its repetitions: what aggregates.csv
+// summarises and what adaptive repetitions judge a point's spread by.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/json.h"
+
+namespace harness {
+
+// (figure, message bytes or 0) -> one value per repetition that measured it.
+using PointFigures = std::map<std::pair<std::string, std::uint64_t>, std::vector<double>>;
+
+// Trials whose numbers stand: ok, or finished with drifted replicas (rank 0's figures).
+bool measured(const Json& record);
+
+// Adds a measured record's figures: samples_per_s, auroc, final_loss (train); busbw_gbps and
+// time_us per message size (collective).
+void collect_point_figures(const Json& record, PointFigures& figures);
+
+// The figures that say how fast (samples/s, busbw), as opposed to what was learnt.
+bool is_speed_figure(const std::string& figure);
+
+}  // namespace harness

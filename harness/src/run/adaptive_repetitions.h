@@ -1,0 +1,50 @@
+// Adaptive repetitions: which sweep points run again after the planned repetitions, judged on
+// rank 0 from the records so far. Decisions read only records of earlier repetitions, so a
+// resumed run makes the same ones.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+#include "spec/experiment.h"
+#include "spec/trial.h"
+
+namespace harness {
+
+// The widest 95% interval of the median over a point's speed figures (training samples/s;
+// busbw per message size), as a half-width relative to the median; 0 when no figure has two
+// measured values.
+double widest_relative_interval(const std::vector<Json>& point_records);
+
+// One trial per sweep point, in the order points first run.
+std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials);
+
+class AdaptivePlanner {
+ public:
+  AdaptivePlanner(const AdaptiveRepetitions& settings, int planned_repetitions,
+                  std::vector<Trial> points);
+
+  const std::vector<Trial>& points() const { return points_; }
+
+  // Indices into points() of those that get `repetition` (>= the planned ones): every point
+  // still wider than the target, judged on its records of earlier repetitions.
+  std::vector<std::size_t> points_to_repeat(const std::vector<Json>& records, int repetition) const;
+
+  // Wall time the extra trials recorded so far took, and whether another may start.
+  double seconds_spent(const std::vector<Json>& records) const;
+  bool budget_left(const std::vector<Json>& records) const;
+
+  // For meta.json and the console: trials, time, and the points still wider than the target.
+  Json summary(const std::vector<Json>& records) const;
+
+ private:
+  std::vector<Json> records_of(std::size_t point, const std::vector<Json>& records,
+                               int before_repetition) const;
+  AdaptiveRepetitions settings_;
+  int planned_;
+  std::vector<Trial> points_;
+};
+
+}  // namespace harness
