@@ -38,6 +38,10 @@ std::vector<Variant> communicator_variants() {
     if (name == "gloo") {
       for (const char* algorithm : {"ring", "ring_chunked", "halving_doubling", "bcube"})
         variants.push_back({name, std::string(R"({"algorithm": ")") + algorithm + "\"}"});
+      // gloo's sync mode: the caller reads the sockets (another receive path in gloo).
+      for (const char* receive : {"blocking", "busy_poll", "auto"})
+        variants.push_back(
+            {name, std::string(R"({"algorithm": "ring", "receive": ")") + receive + "\"}"});
     } else if (name == "ring") {
       variants.push_back({name, "{}"});
       variants.push_back({name, R"({"chunk_bytes": 64})"});  // many chunks per segment

@@ -1,10 +1,11 @@
 // The "gloo" backend: Debian's libgloo over its TCP transport, rendezvous through MpiStore.
 // Params: algorithm (ring | ring_chunked | halving_doubling | bcube), interface or hostname
 // (default: loopback when the whole group shares a host, else this host's name), timeout_ms,
-// bcube_base.
+// bcube_base, receive (loop_thread | blocking | busy_poll | auto: who reads the sockets).
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -35,6 +36,9 @@ using plugin::Status;
 
 namespace {
 
+// The largest piece a sync-mode allreduce sends through its algorithm at once (see run()).
+constexpr std::size_t kSyncPieceBytes = std::size_t{1} << 20;
+
 // Ranks pinned to one core make gloo's I/O thread fight the rank for it.
 bool bound_to_one_core() {
   cpu_set_t set;
@@ -42,16 +46,30 @@ bool bound_to_one_core() {
   return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1;
 }
 
-bool whole_group_on_this_host(MPI_Comm comm) {
+int ranks_on_this_host(MPI_Comm comm) {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_size = 0, size = 0;
+  int node_size = 0;
   MPI_Comm_size(node, &node_size);
-  MPI_Comm_size(comm, &size);
   MPI_Comm_free(&node);
-  int all_local = node_size == size ? 1 : 0, everywhere = 0;
+  return node_size;
+}
+
+bool whole_group_on_this_host(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  int all_local = ranks_on_this_host(comm) == size ? 1 : 0, everywhere = 0;
   MPI_Allreduce(&all_local, &everywhere, 1, MPI_INT, MPI_MIN, comm);
   return everywhere == 1;
+}
+
+// Whether this host's ranks of the group can each spin on a CPU of their own (the CPUs this
+// process may run on, against the group's ranks here).
+bool core_per_rank_on_this_host(MPI_Comm comm) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return false;
+  return ranks_on_this_host(comm) <= CPU_COUNT(&set);
 }
 
 bool is_power_of(int value, int base) {
@@ -89,13 +107,16 @@ class GlooCommunicator final : public plugin::Communicator {
   }
 
   explicit GlooCommunicator(const nlohmann::json& json) {
-    plugin::Params params(json, {"algorithm", "interface", "hostname", "timeout_ms", "bcube_base"});
+    plugin::Params params(
+        json, {"algorithm", "interface", "hostname", "timeout_ms", "bcube_base", "receive"});
     algorithm_ =
         params.choice("algorithm", "ring", {"ring", "ring_chunked", "halving_doubling", "bcube"});
     interface_ = params.string("interface", "");
     hostname_ = params.string("hostname", "");
     timeout_ = std::chrono::milliseconds(params.integer("timeout_ms", 30000, 1, 86400000));
     bcube_base_ = static_cast<int>(params.integer("bcube_base", 2, 2, 1024));
+    receive_ =
+        params.choice("receive", "loop_thread", {"loop_thread", "blocking", "busy_poll", "auto"});
     if (!interface_.empty() && !hostname_.empty())
       throw std::invalid_argument("/interface: give interface or hostname, not both");
   }
@@ -146,6 +167,9 @@ class GlooCommunicator final : public plugin::Communicator {
       MpiStore store(group.comm, timeout_);
       context_->connectFullMesh(store, device);
       store.finish();
+      if (receive_ == "auto")
+        receive_ = core_per_rank_on_this_host(group.comm) ? "busy_poll" : "loop_thread";
+      receive_on_calling_thread();
       MPI_Comm_dup(group.comm, &leave_comm_);
       single_core_ = bound_to_one_core();
       if (single_core_ && group.rank == 0)
@@ -190,10 +214,22 @@ class GlooCommunicator final : public plugin::Communicator {
 
   std::string describe() const override {
     return algorithm_ + " over tcp (" + address_ + ")" +
+           (receive_ == "loop_thread" ? "" : ", receive " + receive_) +
            (single_core_ ? "; WARNING ranks bound to one core (~4 ms/call floor)" : "");
   }
 
  private:
+  // gloo's default hands every received message from its device loop thread to the waiting
+  // caller (an epoll wake-up and a condition variable per message); in sync mode the caller
+  // reads its pairs itself, blocking in recv or spinning on them (busy_poll: measured here 2-3x
+  // the loop thread's training throughput at 2 ranks on 2 cores, and a few % spread between
+  // trials instead of 40-60%; but 3-5x slower when ranks outnumber cores, hence "auto").
+  void receive_on_calling_thread() {
+    if (receive_ == "loop_thread") return;
+    for (int peer = 0; peer < size_; ++peer)
+      if (peer != context_->rank) context_->getPair(peer)->setSync(true, receive_ == "busy_poll");
+  }
+
   Status remember_failure(Status status) {
     failed_ = failed_ || !status.is_ok();
     return status;
@@ -219,17 +255,33 @@ class GlooCommunicator final : public plugin::Communicator {
   template <class T>
   void run(const BufferView& buffer, plugin::ReduceOp op) {
     if (size_ > 1) {
-      auto& bound = algorithms_[std::make_pair(buffer.count, static_cast<int>(buffer.dtype))];
-      if (!bound.algorithm) {
-        bound.staging = std::make_unique<unsigned char[]>(buffer.bytes());
-        bound.algorithm = make_algorithm<T>(reinterpret_cast<T*>(bound.staging.get()),
-                                            static_cast<int>(buffer.count));
+      // In sync mode both sides of a pair write before they read: a message larger than the
+      // socket buffers deadlocks (gloo ring at 2 ranks hung at 64 MB, passed at 4 MB), so the
+      // buffer goes through in pieces whose messages fit.
+      const std::size_t piece = receive_ == "loop_thread"
+                                    ? buffer.count
+                                    : std::max<std::size_t>(1, kSyncPieceBytes / sizeof(T));
+      auto* data = static_cast<unsigned char*>(buffer.data);
+      for (std::size_t done = 0; done < buffer.count; done += piece) {
+        const std::size_t count = std::min(piece, buffer.count - done);
+        reduce_in_place<T>(data + done * sizeof(T), count, buffer.dtype);
       }
-      std::memcpy(bound.staging.get(), buffer.data, buffer.bytes());
-      bound.algorithm->run();
-      std::memcpy(buffer.data, bound.staging.get(), buffer.bytes());
     }
     if (op == plugin::ReduceOp::kAvg && size_ > 1) scale<T>(buffer.data, buffer.count, size_);
+  }
+
+  template <class T>
+  void reduce_in_place(unsigned char* data, std::size_t count, DType dtype) {
+    auto& bound = algorithms_[std::make_pair(count, static_cast<int>(dtype))];
+    const std::size_t bytes = count * sizeof(T);
+    if (!bound.algorithm) {
+      bound.staging = std::make_unique<unsigned char[]>(bytes);
+      bound.algorithm =
+          make_algorithm<T>(reinterpret_cast<T*>(bound.staging.get()), static_cast<int>(count));
+    }
+    std::memcpy(bound.staging.get(), data, bytes);
+    bound.algorithm->run();
+    std::memcpy(data, bound.staging.get(), bytes);
   }
 
   template <class T>
@@ -244,7 +296,7 @@ class GlooCommunicator final : public plugin::Communicator {
     return std::make_unique<gloo::AllreduceRing<T>>(context_, pointers, count);
   }
 
-  std::string algorithm_, interface_, hostname_, address_;
+  std::string algorithm_, interface_, hostname_, address_, receive_;
   std::chrono::milliseconds timeout_{30000};
   int bcube_base_ = 2;
   int size_ = 1;
