@@ -15,7 +15,8 @@ for image in throughput_vs_world_size scaling_efficiency busbw_vs_message_size l
 done
 for section in "## Training" "## Does the learning rate need to scale" "## Allreduce bus bandwidth" \
                "## Trials that did not finish ok" "| skipped |" "| failed |" "| inconsistent |" \
-               "## Cost model" "Held-out check: needs three or more world sizes"; do
+               "## Cost model" "Held-out check: needs three or more world sizes" \
+               "Adaptive repetitions: 3 extra trials in 4 s" "| allreduce | {\"world_size\": 2, \"backend\": \"ring\"} | 8.7 |"; do
   grep -qF "$section" "$WORK/plots/report.md" || fail "report.md lacks '$section'"
 done
 
