@@ -189,14 +189,17 @@ std::vector<std::size_t> share_points_to_repeat(const AdaptivePlanner& planner,
   return chosen.get<std::vector<std::size_t>>();
 }
 
-// Rank 0's decision, shared: 0 = stop (budget spent), 1 = run, 2 = already recorded.
-char share_next_step(const AdaptivePlanner& planner, const Leader* leader, const Trial& trial) {
-  char step = 1;
+enum class NextStep : char { kStop, kRun, kAlreadyRecorded };
+
+// Rank 0's decision, shared: run an adaptive trial, skip it (recorded before a resume), or
+// stop (the budget is spent).
+NextStep share_next_step(const AdaptivePlanner& planner, const Leader* leader, const Trial& trial) {
+  NextStep step = NextStep::kRun;
   if (leader) {
     if (leader->store.completed_keys().count(trial.key))
-      step = 2;
+      step = NextStep::kAlreadyRecorded;
     else if (!planner.budget_left(leader->store.records()))
-      step = 0;
+      step = NextStep::kStop;
   }
   check_mpi(MPI_Bcast(&step, 1, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
   return step;
@@ -223,13 +226,13 @@ Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Tr
     for (const auto p : chosen) {
       Trial trial = with_repetition(planner.points()[p], r, experiment.seed);
       trial.index = position;
-      const char step = share_next_step(planner, driver.leader, trial);
-      if (step == 0) {
+      const NextStep step = share_next_step(planner, driver.leader, trial);
+      if (step == NextStep::kStop) {
         budget_spent = true;
         driver.reporter.message("harness: adaptive repetitions stop: adaptive_budget_s spent");
         break;
       }
-      if (step == 1) driver.run(trial, position);
+      if (step == NextStep::kRun) driver.run(trial, position);
       ++position;
     }
   }
