@@ -56,10 +56,14 @@ std::vector<std::size_t> AdaptivePlanner::points_to_repeat(const std::vector<Jso
   return chosen;
 }
 
+bool AdaptivePlanner::is_extra(const Json& record) const {
+  return record.value("repetition", 0) >= planned_;
+}
+
 double AdaptivePlanner::seconds_spent(const std::vector<Json>& records) const {
   double spent = 0;
   for (const auto& record : records)
-    if (record.value("repetition", 0) >= planned_) spent += record.value("wall_time_s", 0.0);
+    if (is_extra(record)) spent += record.value("wall_time_s", 0.0);
   return spent;
 }
 
@@ -69,7 +73,7 @@ bool AdaptivePlanner::budget_left(const std::vector<Json>& records) const {
 
 Json AdaptivePlanner::summary(const std::vector<Json>& records) const {
   std::size_t extra = 0;
-  for (const auto& record : records) extra += record.value("repetition", 0) >= planned_ ? 1 : 0;
+  for (const auto& record : records) extra += is_extra(record) ? 1 : 0;
   Json wide = Json::array();
   for (std::size_t p = 0; p < points_.size(); ++p) {
     const double width =

@@ -40,6 +40,7 @@ class AdaptivePlanner {
   Json summary(const std::vector<Json>& records) const;
 
  private:
+  bool is_extra(const Json& record) const;  // a trial beyond the planned repetitions
   std::vector<Json> records_of(std::size_t point, const std::vector<Json>& records,
                                int before_repetition) const;
   AdaptiveRepetitions settings_;
