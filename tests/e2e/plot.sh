@@ -20,6 +20,40 @@ for section in "## Training" "## Does the learning rate need to scale" "## Allre
   grep -qF "$section" "$WORK/plots/report.md" || fail "report.md lacks '$section'"
 done
 
+# A run with the k_best estimator: the plots take each point's estimate and band from
+# aggregates.csv (not its median) and the report names the estimator in its verdicts.
+mkdir -p "$WORK/kbest"
+cp tests/fixtures/mixed_results/trials.jsonl "$WORK/kbest/"
+/usr/bin/python3 - "$WORK/kbest" <<'PY'
+import json, os, sys
+folder = sys.argv[1]
+meta = json.load(open("tests/fixtures/mixed_results/meta.json"))
+meta["estimator"] = {"name": "k_best", "k": 3}
+json.dump(meta, open(os.path.join(folder, "meta.json"), "w"))
+rows = ["part,point,kind,world_size,backend,algorithm,axes,figure,bytes,n,median,min,max,ci_low,"
+        "ci_high,ci_coverage,estimator,estimate,estimate_low,estimate_high"]
+for line in open(os.path.join(folder, "trials.jsonl")):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue  # the fixture's truncated line
+    if r.get("kind") == "train" and r.get("status") == "ok":
+        # The median 1 and the estimate 12345: the plot must draw the estimate.
+        rows.append(f"{r.get('part', '')},{r.get('point', r['key'])},train,{r['world_size']},x,,,samples_per_s,0,3,"
+                    "1,1,12345,1,12345,0.75,k_best,12345,12000,12345")
+open(os.path.join(folder, "aggregates.csv"), "w").write("\n".join(rows) + "\n")
+PY
+"$PLOT" "$WORK/kbest" > /dev/null
+py "$WORK/kbest/plots/figures.json" <<'PY'
+import json, sys
+series = [s for s in json.load(open(sys.argv[1])) if s["plot"].startswith("throughput")]
+assert series and all(y == 12345 for s in series for y in s["y"]), series
+assert all(lo == 12000 for s in series for lo in s["lo"]), series
+print("ok: k_best estimates plotted with their band")
+PY
+grep -qF "bands over the 3 fastest repetitions" "$WORK/kbest/plots/report.md" ||
+  fail "the k_best report does not name its bands"
+
 # Only failed trials: a report listing them, no plots, no crash.
 mkdir -p "$WORK/failed"
 grep '"status": "failed"' tests/fixtures/mixed_results/trials.jsonl > "$WORK/failed/trials.jsonl"

@@ -1,6 +1,7 @@
-// The quiet-machine gate with scripted canary readings: it waits out a spell before measuring,
-// measures again when a spell began meanwhile, keeps and marks what its budget cannot make
-// quiet, only observes with wait_s 0, and decides the same on every rank of the group.
+// The quiet-machine gate with scripted canary readings: it waits out a spell before measuring
+// (until a reading well inside the threshold), measures again when a spell began meanwhile,
+// keeps and marks what its budget cannot make quiet, only observes with wait_s 0, and decides
+// the same on every rank of the group.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -33,6 +34,25 @@ TEST(QuietGate, WaitsForTheSpellToEndBeforeMeasuring) {
   EXPECT_EQ(summary["gate"], "on");
   EXPECT_EQ(summary["retries"], 0);
   EXPECT_GT(summary["waited_s"].get<double>(), 0.03);  // two pauses of 20 ms
+}
+
+TEST(QuietGate, AfterASpellWaitsForAReadingWellInsideTheThreshold) {
+  // Threshold 1.25: after the spell's 2.0, 1.2 is under the threshold but still flickering;
+  // only 1.1 (under 1.125, half way to full speed) lets the measurement start.
+  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({2.0, 1.2, 1.1, 1.0}));
+  int calls = 0;
+  EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
+  EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.1);
+  EXPECT_GT(gate.summary()["waited_s"].get<double>(), 0.03);  // two pauses of 20 ms
+}
+
+TEST(QuietGate, AReadingUnderTheThresholdWithoutASpellMeasuresAtOnce) {
+  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({1.2, 1.0}));
+  int calls = 0;
+  EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
+  EXPECT_TRUE(gate.last_quiet());
+  EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.2);
+  EXPECT_EQ(gate.summary()["waited_s"], 0.0);
 }
 
 TEST(QuietGate, MeasuresAgainWhenASpellBeganDuringTheMeasurement) {

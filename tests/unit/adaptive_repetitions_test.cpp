@@ -1,6 +1,8 @@
 // Adaptive repetitions: which points run again, judged on hand-computed intervals.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "run/adaptive_repetitions.h"
 
 namespace harness {
@@ -27,6 +29,9 @@ Json collective_record(const std::string& point, int repetition,
           {"points", points}};
 }
 
+const Estimator kMedian{EstimatorKind::kMedian, 3};
+const Estimator kThreeBest{EstimatorKind::kKBest, 3};
+
 Trial point_trial(const std::string& point) {
   Trial trial;
   trial.point = point;
@@ -38,24 +43,44 @@ TEST(AdaptiveRepetitions, WidestIntervalOfTheSpeedFigures) {
   std::vector<Json> records;
   const double rates[] = {100, 104, 98, 101, 99};
   for (int r = 0; r < 5; ++r) records.push_back(train_record("a", r, rates[r]));
-  EXPECT_NEAR(widest_relative_interval(records), 0.03, 1e-12);  // AUROC's spread is ignored
+  EXPECT_NEAR(widest_relative_width(records, kMedian), 0.03, 1e-12);  // AUROC's spread is ignored
   // A collective point: the widest message size decides (1 KB: [1, 3] around 2 = +-50%).
   const std::vector<Json> collective = {collective_record("c", 0, {{1024, 1}, {65536, 10}}),
                                         collective_record("c", 1, {{1024, 2}, {65536, 10}}),
                                         collective_record("c", 2, {{1024, 3}, {65536, 10}})};
-  EXPECT_NEAR(widest_relative_interval(collective), 0.5, 1e-12);
+  EXPECT_NEAR(widest_relative_width(collective, kMedian), 0.5, 1e-12);
   // One value, or none measured, says nothing about the spread.
-  EXPECT_EQ(widest_relative_interval({train_record("a", 0, 100)}), 0);
+  EXPECT_EQ(widest_relative_width({train_record("a", 0, 100)}, kMedian), 0);
   Json failed = train_record("a", 1, 50);
   failed["status"] = "failed";
-  EXPECT_EQ(widest_relative_interval({train_record("a", 0, 100), failed}), 0);
+  EXPECT_EQ(widest_relative_width({train_record("a", 0, 100), failed}, kMedian), 0);
+}
+
+TEST(AdaptiveRepetitions, KBestWidthIsTheThirdFastestsDistanceFromTheFastest) {
+  // Two fast repetitions and three slow ones: the median (65) follows the slow ones; the 3
+  // fastest are 100, 98 and 65 (35% apart) until a third fast one comes.
+  std::vector<Json> records;
+  const double rates[] = {100, 60, 98, 55, 65};
+  for (int r = 0; r < 5; ++r) records.push_back(train_record("a", r, rates[r]));
+  EXPECT_NEAR(widest_relative_width(records, kThreeBest), 0.35, 1e-12);
+  records.push_back(train_record("a", 5, 99));
+  EXPECT_NEAR(widest_relative_width(records, kThreeBest), 0.02, 1e-12);
+  // Fewer than K values: not settled, however close.
+  EXPECT_TRUE(std::isinf(
+      widest_relative_width({train_record("b", 0, 100), train_record("b", 1, 100)}, kThreeBest)));
+  AdaptiveRepetitions settings;
+  settings.max_repetitions = 10;
+  const AdaptivePlanner planner(settings, kThreeBest, 5, {point_trial("a")});
+  EXPECT_EQ(planner.points_to_repeat(records, 5), std::vector<std::size_t>{0});
+  EXPECT_TRUE(planner.points_to_repeat(records, 6).empty());
+  EXPECT_EQ(planner.summary(records)["estimator"], "k_best");
 }
 
 TEST(AdaptiveRepetitions, RepeatsOnlyWidePointsUpToTheMaximum) {
   AdaptiveRepetitions settings;
   settings.max_repetitions = 5;
   settings.target_ci = 0.05;
-  const AdaptivePlanner planner(settings, 3, {point_trial("narrow"), point_trial("wide")});
+  const AdaptivePlanner planner(settings, kMedian, 3, {point_trial("narrow"), point_trial("wide")});
   std::vector<Json> records = {train_record("narrow", 0, 100), train_record("narrow", 1, 101),
                                train_record("narrow", 2, 99),  train_record("wide", 0, 100),
                                train_record("wide", 1, 150),   train_record("wide", 2, 120)};
@@ -74,7 +99,7 @@ TEST(AdaptiveRepetitions, BudgetCountsOnlyTheExtraTrials) {
   AdaptiveRepetitions settings;
   settings.max_repetitions = 10;
   settings.budget_s = 5;
-  const AdaptivePlanner planner(settings, 2, {point_trial("p")});
+  const AdaptivePlanner planner(settings, kMedian, 2, {point_trial("p")});
   std::vector<Json> records = {train_record("p", 0, 1, 100), train_record("p", 1, 2, 100)};
   EXPECT_EQ(planner.seconds_spent(records), 0);
   EXPECT_TRUE(planner.budget_left(records));

@@ -84,6 +84,18 @@ TEST(ExperimentValidation, AdaptiveRepetitionsNeedRoomAndASpread) {
   EXPECT_EQ(error_of(R"({"name": "x", "repetitions": 3, "max_repetitions": 3})"), "");
 }
 
+TEST(ExperimentValidation, KBestNeedsKRepetitionsAndAKnownName) {
+  EXPECT_CONTAINS(
+      error_of(R"({"name": "x", "repetitions": 2, "estimator": "k_best", "estimator_k": 3})"),
+      "/estimator_k: k_best needs at least estimator_k = 3 repetitions of a point, but "
+      "repetitions (and max_repetitions) allow only 2");
+  EXPECT_EQ(error_of(R"({"name": "x", "repetitions": 2, "max_repetitions": 5,
+                         "estimator": "k_best", "estimator_k": 3})"),
+            "");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "estimator": "best"})"), "/estimator");
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "estimator_k": 1})"), "/estimator_k");
+}
+
 TEST(ExperimentValidation, EchoedValuesAreCut) {
   const std::string message =
       error_of(R"({"name": "x", "seed": ")" + std::string(100000, 'z') + "\"}");

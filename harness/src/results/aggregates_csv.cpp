@@ -41,7 +41,7 @@ std::string identity(const Json& record) {
 
 }  // namespace
 
-std::string aggregates_csv(const std::vector<Json>& records) {
+std::string aggregates_csv(const std::vector<Json>& records, const Estimator& estimator) {
   std::vector<std::string> order;
   std::map<std::string, Point> points;
   for (const auto& record : records) {
@@ -56,22 +56,28 @@ std::string aggregates_csv(const std::vector<Json>& records) {
   }
   std::ostringstream csv;
   csv << "part,point,kind,world_size,backend,algorithm,axes,figure,bytes,n,median,min,max,"
-         "ci_low,ci_high,ci_coverage\n";
+         "ci_low,ci_high,ci_coverage,estimator,estimate,estimate_low,estimate_high\n";
   for (const auto& key : order) {
     const Point& point = points[key];
     for (const auto& [figure, values] : point.figures) {
       const SampleSummary s = summarise(values);
+      const Direction direction = figure_direction(figure.first);
+      const PointEstimate e = estimate_point(values, estimator, direction);
+      const bool k_best =
+          estimator.kind == EstimatorKind::kKBest && direction != Direction::kNotASpeed;
       csv << identity(point.first) << "," << figure.first << "," << figure.second << "," << s.n
           << "," << number_cell(s.median) << "," << number_cell(s.min) << "," << number_cell(s.max)
           << "," << number_cell(s.median_ci.low) << "," << number_cell(s.median_ci.high) << ","
-          << number_cell(s.median_ci.coverage) << "\n";
+          << number_cell(s.median_ci.coverage) << "," << (k_best ? "k_best" : "median") << ","
+          << number_cell(e.value) << "," << number_cell(e.low) << "," << number_cell(e.high)
+          << "\n";
     }
   }
   return csv.str();
 }
 
 void AggregatesCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
-  write_file_atomically(directory_ + "/aggregates.csv", aggregates_csv(all));
+  write_file_atomically(directory_ + "/aggregates.csv", aggregates_csv(all, estimator_));
 }
 
 }  // namespace harness

@@ -2,27 +2,33 @@
 // min, max and 95% interval of the median (distribution-free; with few repetitions the
 // interval is [min, max] and ci_coverage says what it covers). Long format, one row per
 // point, figure and (collective) message size: training samples/s, AUROC, final loss;
-// collective busbw and time per size.
+// collective busbw and time per size. Then the run's estimator (metrics/point_estimate.h) and
+// the figure it gives with its band: estimate, estimate_low, estimate_high (the median and its
+// interval again, or k_best's fastest repetition and the band to the K-th fastest). The plots
+// and the report read those.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "metrics/point_estimate.h"
 #include "results/record_sink.h"
 
 namespace harness {
 
 class AggregatesCsv final : public RecordSink {
  public:
-  explicit AggregatesCsv(std::string directory) : directory_(std::move(directory)) {}
+  AggregatesCsv(std::string directory, const Estimator& estimator)
+      : directory_(std::move(directory)), estimator_(estimator) {}
   void record_added(const Json& record, const std::vector<Json>& all) override;
 
  private:
   std::string directory_;
+  Estimator estimator_;
 };
 
 // The CSV text for a set of records (what record_added writes).
-std::string aggregates_csv(const std::vector<Json>& records);
+std::string aggregates_csv(const std::vector<Json>& records, const Estimator& estimator = {});
 
 }  // namespace harness

@@ -35,4 +35,10 @@ bool is_speed_figure(const std::string& figure) {
   return figure == "samples_per_s" || figure == "busbw_gbps";
 }
 
+Direction figure_direction(const std::string& figure) {
+  if (is_speed_figure(figure)) return Direction::kHigherIsFaster;
+  if (figure == "time_us") return Direction::kLowerIsFaster;
+  return Direction::kNotASpeed;
+}
+
 }  // namespace harness

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "metrics/point_estimate.h"
 
 namespace harness {
 
@@ -22,7 +23,11 @@ bool measured(const Json& record);
 // time_us per message size (collective).
 void collect_point_figures(const Json& record, PointFigures& figures);
 
-// The figures that say how fast (samples/s, busbw), as opposed to what was learnt.
+// The figures that say how fast (samples/s, busbw), as opposed to what was learnt; time_us
+// says it too, but only restates busbw.
 bool is_speed_figure(const std::string& figure);
+
+// Which way a figure is faster, for the k_best estimator.
+Direction figure_direction(const std::string& figure);
 
 }  // namespace harness

@@ -1,27 +1,37 @@
 #include "run/adaptive_repetitions.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
-#include "metrics/statistics.h"
+#include "metrics/point_estimate.h"
 #include "results/point_figures.h"
 
 namespace harness {
 
-double widest_relative_interval(const std::vector<Json>& point_records) {
+double widest_relative_width(const std::vector<Json>& point_records, const Estimator& estimator) {
   PointFigures figures;
   for (const auto& record : point_records)
     if (measured(record)) collect_point_figures(record, figures);
   double widest = 0;
   for (const auto& [figure, values] : figures) {
     if (!is_speed_figure(figure.first) || values.size() < 2) continue;
-    const SampleSummary s = summarise(values);
-    // A median of zero has no relative width: nothing more to learn from repeating it.
-    if (s.median <= 0) continue;
-    widest = std::max(widest, (s.median_ci.high - s.median_ci.low) / 2 / s.median);
+    widest =
+        std::max(widest, estimate_point(values, estimator, figure_direction(figure.first)).width);
   }
   return widest;
+}
+
+std::string target_text(const AdaptiveRepetitions& settings, const Estimator& estimator) {
+  char text[64];
+  if (estimator.kind == EstimatorKind::kKBest)
+    std::snprintf(text, sizeof text, "%g%% between the %d fastest", settings.target_ci * 100,
+                  estimator.k);
+  else
+    std::snprintf(text, sizeof text, "+-%g%%", settings.target_ci * 100);
+  return text;
 }
 
 std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials) {
@@ -32,9 +42,12 @@ std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials) {
   return points;
 }
 
-AdaptivePlanner::AdaptivePlanner(const AdaptiveRepetitions& settings, int planned_repetitions,
-                                 std::vector<Trial> points)
-    : settings_(settings), planned_(planned_repetitions), points_(std::move(points)) {}
+AdaptivePlanner::AdaptivePlanner(const AdaptiveRepetitions& settings, const Estimator& estimator,
+                                 int planned_repetitions, std::vector<Trial> points)
+    : settings_(settings),
+      estimator_(estimator),
+      planned_(planned_repetitions),
+      points_(std::move(points)) {}
 
 std::vector<Json> AdaptivePlanner::records_of(std::size_t point, const std::vector<Json>& records,
                                               int before_repetition) const {
@@ -51,7 +64,7 @@ std::vector<std::size_t> AdaptivePlanner::points_to_repeat(const std::vector<Jso
   std::vector<std::size_t> chosen;
   if (repetition < planned_ || repetition >= settings_.max_repetitions) return chosen;
   for (std::size_t p = 0; p < points_.size(); ++p)
-    if (widest_relative_interval(records_of(p, records, repetition)) > settings_.target_ci)
+    if (widest_relative_width(records_of(p, records, repetition), estimator_) > settings_.target_ci)
       chosen.push_back(p);
   return chosen;
 }
@@ -77,14 +90,15 @@ Json AdaptivePlanner::summary(const std::vector<Json>& records) const {
   Json wide = Json::array();
   for (std::size_t p = 0; p < points_.size(); ++p) {
     const double width =
-        widest_relative_interval(records_of(p, records, std::numeric_limits<int>::max()));
+        widest_relative_width(records_of(p, records, std::numeric_limits<int>::max()), estimator_);
     if (width > settings_.target_ci)
       wide.push_back({{"point", points_[p].point},
                       {"part", points_[p].part},
                       {"axes", points_[p].axes},
-                      {"relative_ci", width}});
+                      {"relative_width", std::isfinite(width) ? Json(width) : Json()}});
   }
   return {{"max_repetitions", settings_.max_repetitions},
+          {"estimator", estimator_name(estimator_.kind)},
           {"target_ci", settings_.target_ci},
           {"budget_s", settings_.budget_s},
           {"extra_trials", extra},

@@ -13,23 +13,27 @@
 
 namespace harness {
 
-// The widest 95% interval of the median over a point's speed figures (training samples/s;
-// busbw per message size), as a half-width relative to the median; 0 when no figure has two
-// measured values.
-double widest_relative_interval(const std::vector<Json>& point_records);
+// How uncertain a point's least settled speed figure (training samples/s; busbw per message
+// size) still is under the estimator: PointEstimate::width (the median's interval half-width,
+// or the K-th fastest's distance from the fastest, infinite with fewer than K values); 0 when
+// no figure has two measured values.
+double widest_relative_width(const std::vector<Json>& point_records, const Estimator& estimator);
+
+// The target as the console says it: "+-5%" (median) or "5% between the 3 fastest" (k_best).
+std::string target_text(const AdaptiveRepetitions& settings, const Estimator& estimator);
 
 // One trial per sweep point, in the order points first run.
 std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials);
 
 class AdaptivePlanner {
  public:
-  AdaptivePlanner(const AdaptiveRepetitions& settings, int planned_repetitions,
-                  std::vector<Trial> points);
+  AdaptivePlanner(const AdaptiveRepetitions& settings, const Estimator& estimator,
+                  int planned_repetitions, std::vector<Trial> points);
 
   const std::vector<Trial>& points() const { return points_; }
 
   // Indices into points() of those that get `repetition` (>= the planned ones): every point
-  // still wider than the target, judged on its records of earlier repetitions.
+  // still less settled than the target, judged on its records of earlier repetitions.
   std::vector<std::size_t> points_to_repeat(const std::vector<Json>& records, int repetition) const;
 
   // Wall time the extra trials recorded so far took, and whether another may start.
@@ -44,6 +48,7 @@ class AdaptivePlanner {
   std::vector<Json> records_of(std::size_t point, const std::vector<Json>& records,
                                int before_repetition) const;
   AdaptiveRepetitions settings_;
+  Estimator estimator_;
   int planned_;
   std::vector<Trial> points_;
 };

@@ -4,6 +4,7 @@
 
 #include "loader/plugin_capabilities.h"
 #include "results/console_reporter.h"
+#include "run/adaptive_repetitions.h"
 #include "run/trial_kinds.h"
 #include "spec/experiment.h"
 
@@ -54,7 +55,7 @@ void print_field_reference(std::FILE* out) {
 }
 
 void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
-                       int planned_repetitions, std::FILE* out) {
+                       const Estimator& estimator, int planned_repetitions, std::FILE* out) {
   std::fprintf(out, "%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED",
                "SETTINGS");
   int ranks = 1;
@@ -66,10 +67,11 @@ void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitio
   }
   if (adaptive.on(planned_repetitions))
     std::fprintf(out,
-                 "then adaptive repetitions: a point whose speed figures' 95%% interval of the "
-                 "median is wider than +-%g%% runs again, up to %d repetitions, for at most "
-                 "%g s in all\n",
-                 adaptive.target_ci * 100, adaptive.max_repetitions, adaptive.budget_s);
+                 "then adaptive repetitions: a point whose speed figures are still wider than "
+                 "%s (%s) runs again, up to %d repetitions, for at most %g s in all\n",
+                 target_text(adaptive, estimator).c_str(),
+                 estimator.kind == EstimatorKind::kKBest ? "k_best" : "95% interval of the median",
+                 adaptive.max_repetitions, adaptive.budget_s);
   std::fprintf(out, "%zu trial(s); run with mpirun -np %d\n", trials.size(), ranks);
 }
 

@@ -16,6 +16,7 @@ void print_field_reference(std::FILE* out = stdout);
 // Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
 // With adaptive repetitions on, a line before the last says what may run after the table.
 void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
-                       int planned_repetitions, std::FILE* out = stdout);
+                       const Estimator& estimator, int planned_repetitions,
+                       std::FILE* out = stdout);
 
 }  // namespace harness

@@ -76,7 +76,8 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   validate_on_every_rank(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size(),
                          mpi.rank(), mpi.size());
   if (cli.dry_run) {
-    if (leader) print_trial_table(trials, experiment.adaptive, experiment.repetitions);
+    if (leader)
+      print_trial_table(trials, experiment.adaptive, experiment.estimator, experiment.repetitions);
     return kExitOk;
   }
   run_sweep(experiment, trials, plugins, data, sweep_options(cli));

@@ -74,8 +74,7 @@ Json gather_rank_placement(MPI_Comm world) {
   MPI_Comm_size(world, &size);
   // host|local rank|binding of every rank, fixed-width so one MPI_Gather carries them.
   constexpr int kWidth = 256;
-  std::string mine =
-      hostname() + "|" + std::to_string(local_rank(world)) + "|" + cpu_binding();
+  std::string mine = hostname() + "|" + std::to_string(local_rank(world)) + "|" + cpu_binding();
   mine.resize(kWidth, '\0');
   std::vector<char> all(static_cast<std::size_t>(kWidth) * size);
   check_mpi(MPI_Gather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, world),
@@ -146,6 +145,9 @@ Json collect_run_metadata(const Experiment& experiment, const std::vector<std::s
         {"nccl", nccl_version_built()}}},
       {"plugins", plugin_list(plugins)},
       {"seeds", {{"base", experiment.seed}, {"repetitions", experiment.repetitions}}},
+      // How aggregates.csv, the plots and the report turn repetitions into a point's figure.
+      {"estimator",
+       {{"name", estimator_name(experiment.estimator.kind)}, {"k", experiment.estimator.k}}},
   };
 }
 

@@ -52,7 +52,8 @@ std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOp
   for (const auto& w : warnings) std::fprintf(stderr, "harness: warning: %s\n", w.c_str());
   leader->sinks.push_back(std::make_unique<SummaryCsv>(leader->store.directory()));
   leader->sinks.push_back(std::make_unique<PointsCsv>(leader->store.directory()));
-  leader->sinks.push_back(std::make_unique<AggregatesCsv>(leader->store.directory()));
+  leader->sinks.push_back(
+      std::make_unique<AggregatesCsv>(leader->store.directory(), experiment.estimator));
   return leader;
 }
 
@@ -172,12 +173,6 @@ struct TrialDriver {
 };
 
 // "+-5%" for 0.05.
-std::string percent_band(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "+-%g%%", fraction * 100);
-  return text;
-}
-
 // Rank 0's decision, shared: the points that get the next repetition.
 std::vector<std::size_t> share_points_to_repeat(const AdaptivePlanner& planner,
                                                 const Leader* leader, int repetition) {
@@ -210,7 +205,7 @@ NextStep share_next_step(const AdaptivePlanner& planner, const Leader* leader, c
 // summary for meta.json (on rank 0).
 Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Trial>& trials,
                               TrialDriver& driver) {
-  const AdaptivePlanner planner(experiment.adaptive, experiment.repetitions,
+  const AdaptivePlanner planner(experiment.adaptive, experiment.estimator, experiment.repetitions,
                                 one_trial_per_point(trials));
   std::size_t position = trials.size();
   bool budget_spent = false;
@@ -222,7 +217,7 @@ Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Tr
     driver.reporter.message(
         "harness: adaptive repetition " + std::to_string(r + 1) + ": " +
         std::to_string(chosen.size()) + " of " + std::to_string(planner.points().size()) +
-        " point(s) still wider than " + percent_band(experiment.adaptive.target_ci));
+        " point(s) still wider than " + target_text(experiment.adaptive, experiment.estimator));
     for (const auto p : chosen) {
       Trial trial = with_repetition(planner.points()[p], r, experiment.seed);
       trial.index = position;

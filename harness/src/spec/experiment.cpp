@@ -1,5 +1,6 @@
 #include "spec/experiment.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <regex>
@@ -48,8 +49,15 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "(training samples/s; busbw per message size) have a 95% interval of the median wider "
        "than +-target_ci runs again, a round at a time, up to this many repetitions in all"},
       {"target_ci", T::kNumber, 0.05, 1e-6, 10, false, {},
-       "adaptive repetitions: the widest interval of the median a point may keep, relative to "
-       "the median (0.05: +-5%)"},
+       "adaptive repetitions: how uncertain a point's speed figures may stay, relative to "
+       "their estimate: the 95% interval of the median's half-width (median), or how far the "
+       "k-th fastest repetition is from the fastest (k_best); 0.05: 5%"},
+      {"estimator", T::kString, "median", -inf, inf, false, {"median", "k_best"},
+       "a sweep point's figure over its repetitions (aggregates.csv, plots, report): median "
+       "(with its 95% interval) or k_best (the fastest repetition, with the band down to the "
+       "estimator_k-th fastest: noise on a shared machine only slows)"},
+      {"estimator_k", T::kInteger, 3, 2, 1000, false, {},
+       "k_best: how many of the fastest repetitions must agree within target_ci"},
       {"adaptive_budget_s", T::kNumber, 300.0, 0, 1e7, false, {},
        "adaptive repetitions: wall time the extra trials may take together; no extra trial "
        "starts once it is spent"},
@@ -251,6 +259,16 @@ void check_adaptive(const Experiment& experiment, ErrorList& errors) {
                std::to_string(experiment.repetitions));
 }
 
+// k_best settles a point only once it has K repetitions.
+void check_estimator(const Experiment& experiment, ErrorList& errors) {
+  const int k = experiment.estimator.k;
+  const int most = std::max(experiment.repetitions, experiment.adaptive.max_repetitions);
+  if (experiment.estimator.kind == EstimatorKind::kKBest && most < k)
+    errors.add("/estimator_k: k_best needs at least estimator_k = " + std::to_string(k) +
+               " repetitions of a point, but repetitions (and max_repetitions) allow only " +
+               std::to_string(most));
+}
+
 void check_name(const std::string& name, ErrorList& errors) {
   if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
     errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
@@ -291,10 +309,15 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.adaptive.max_repetitions = top["max_repetitions"].get<int>();
   experiment.adaptive.target_ci = top["target_ci"].get<double>();
   experiment.adaptive.budget_s = top["adaptive_budget_s"].get<double>();
+  experiment.estimator.kind = top["estimator"].get<std::string>() == "k_best"
+                                  ? EstimatorKind::kKBest
+                                  : EstimatorKind::kMedian;
+  experiment.estimator.k = top["estimator_k"].get<int>();
   experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);
   check_name(experiment.name, errors);
   check_adaptive(experiment, errors);
+  check_estimator(experiment, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);
   errors.throw_if_any(source);
   check_trial_count(experiment, top["max_trials"].get<std::uint64_t>(), errors);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "metrics/point_estimate.h"
 #include "spec/kind_schema.h"
 #include "spec/schema.h"
 
@@ -28,12 +29,13 @@ struct ExperimentPart {
 enum class TrialOrder { kSequential, kInterleaved, kRandom };
 
 // Repetitions spent where the noise is: after the planned repetitions, a sweep point whose
-// speed figures (training samples/s, busbw per message size) still have a 95% interval of the
-// median wider than +-target_ci of the median runs again, one round of repetitions at a time,
-// until it is narrow, reaches max_repetitions, or the extra trials have used budget_s.
+// speed figures (training samples/s, busbw per message size) are still uncertain by more than
+// target_ci of their estimate (the median's 95% interval, or the K fastest's spread for k_best)
+// runs again, one round of repetitions at a time, until it is settled, reaches
+// max_repetitions, or the extra trials have used budget_s.
 struct AdaptiveRepetitions {
   int max_repetitions = 0;  // 0: off (only the planned repetitions run)
-  double target_ci = 0.05;  // relative half-width of the interval
+  double target_ci = 0.05;  // relative width of the estimate's band (PointEstimate::width)
   double budget_s = 300;    // wall time the extra trials may take together
   bool on(int planned) const { return max_repetitions > planned; }
 };
@@ -47,6 +49,7 @@ struct Experiment {
   int repetitions = 1;
   TrialOrder order = TrialOrder::kInterleaved;
   AdaptiveRepetitions adaptive;
+  Estimator estimator;     // a point's figure over its repetitions (metrics/point_estimate.h)
   double timeout_s = 300;  // the watchdog's deadline per operation (0: off)
   std::vector<ExperimentPart> parts;
 };

@@ -9,8 +9,8 @@
 namespace harness {
 
 struct QuietGateSettings {
-  double max_slowdown = 1.5;  // a canary reading above this x the rank's fastest: not quiet
-  double wait_s = 10;          // a trial's budget for waiting and measuring again; 0: observe
+  double max_slowdown = 1.25;  // a canary reading above this x the rank's fastest: not quiet
+  double wait_s = 2;           // a trial's budget for waiting and measuring again; 0: observe
 };
 
 // A kind's own schema rows followed by the gate's.

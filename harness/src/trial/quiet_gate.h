@@ -4,7 +4,8 @@
 // measurements fell into spells. So before a measurement every rank of the group reads its
 // speed canary (trial/speed_canary.h) at the same moment; while any rank reads slower than
 // max_slowdown x the fastest it has read, the group sleeps a little (taking nothing from the
-// machine) and reads again. After the measurement the ranks read again, and a spell that
+// machine) and reads again, until every rank reads well inside max_slowdown (half way to full
+// speed: the canary flickers around the threshold inside a spell). After the measurement the ranks read again, and a spell that
 // began meanwhile makes the group measure again. A trial has wait_s in all for waiting and
 // measuring again; what its budget cannot make quiet is kept and marked, never dropped.
 // Where a host runs more ranks than it has CPUs, ranks cannot read a canary alone: the gate
