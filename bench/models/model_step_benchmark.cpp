@@ -33,7 +33,7 @@ namespace {
 
 using harness::Json;
 
-// The models and batch sizes measured: the seed's autoencoder on tabular data, the sequence
+// The models and batch sizes measured: the tutorial's autoencoder on tabular data, the sequence
 // models on windows of a synthetic series, each at a small and a large batch.
 constexpr const char* kExperiment = R"({
   "name": "model_step_benchmark",
@@ -86,12 +86,12 @@ struct HarnessStep {
 // The same model (a fresh instance, same seed) and data, stepped by plain LibTorch.
 struct BareStep {
   BareStep(const harness::TrainSettings& settings, const harness::TrainingSetup& harness_setup)
-      : model(on_device(harness::create_model(*harness_setup.model_plugin,
-                                              harness::model_params_for(
-                                                  settings.model_params,
-                                                  harness_setup.data->features,
-                                                  harness_setup.data->window)),
-                        harness_setup.device)),
+      : model(on_device(
+            harness::create_model(
+                *harness_setup.model_plugin,
+                harness::model_params_for(settings.model_params, harness_setup.data->features,
+                                          harness_setup.data->window)),
+            harness_setup.device)),
         data(as_batches(harness_setup, settings.batch_size)),
         optimizer(model->parameters(), torch::optim::AdamOptions(settings.optimizer.lr)) {}
 

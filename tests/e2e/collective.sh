@@ -18,8 +18,8 @@ cat > "$WORK/coll.json" <<'JSON'
                                         ["gloo", {"algorithm": "halving_doubling"}], ["mpi", {}], ["nccl", {}]]}}]}
 JSON
 [ "$nccl_state" != absent ] || sed -i 's/, \["nccl", {}\]//' "$WORK/coll.json"
-$MPIRUN -np 3 "$HARNESS" "$WORK/coll.json" --results-dir "$WORK/r" > "$WORK/console"
-grep -q "busbw" "$WORK/console" || fail "no nccl-tests style table on the console"
+$MPIRUN -np 3 "$HARNESS" "$WORK/coll.json" --results-dir "$WORK/r" -v > "$WORK/console"
+grep -q "algbw" "$WORK/console" || fail "no nccl-tests style table on the console with -v"
 dir=$(only_run_dir "$WORK/r")
 py "$dir" "$nccl_state" <<'PY'
 import csv, json, os, sys

@@ -47,7 +47,7 @@ for r in records:
 assert len(hashes["none"]) == 1 and len(hashes["fp16"]) == 1 and hashes["none"] != hashes["fp16"], hashes
 print("ok: 8 trials, identical replicas, traces filed")
 PY
-/usr/bin/python3 scripts/plot "$dir" --out "$WORK/plots" >/dev/null
+scripts/plot "$dir" --out "$WORK/plots" >/dev/null
 for f in timeline.png step_time_breakdown.png report.md; do
   [ -s "$WORK/plots/$f" ] || fail "scripts/plot did not write $f"
 done

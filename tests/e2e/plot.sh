@@ -16,7 +16,8 @@ done
 for section in "## Training" "## Does the learning rate need to scale" "## Allreduce bus bandwidth" \
                "## Trials that did not finish ok" "| skipped |" "| failed |" "| inconsistent |" \
                "## Cost model" "Held-out check: needs three or more world sizes" \
-               "Adaptive repetitions: 3 extra trials in 4 s" "| allreduce | {\"world_size\": 2, \"backend\": \"ring\"} | 8.7 |"; do
+               "Adaptive repetitions: 3 extra trials in 4 s" "| allreduce | {\"world_size\": 2, \"backend\": \"ring\"} | 8.70 |" \
+               "## Answer" "## Statuses" "## Method"; do
   grep -qF "$section" "$WORK/plots/report.md" || fail "report.md lacks '$section'"
 done
 
@@ -37,7 +38,7 @@ for line in open(os.path.join(folder, "trials.jsonl")):
         r = json.loads(line)
     except ValueError:
         continue  # the fixture's truncated line
-    if r.get("kind") == "train" and r.get("status") == "ok":
+    if r.get("kind") == "train" and r.get("status") in ("ok", "inconsistent"):
         # The median 1 and the estimate 12345: the plot must draw the estimate.
         rows.append(f"{r.get('part', '')},{r.get('point', r['key'])},train,{r['world_size']},x,,,samples_per_s,0,3,"
                     "1,1,12345,1,12345,0.75,k_best,12345,12000,12345")
@@ -46,7 +47,7 @@ PY
 "$PLOT" "$WORK/kbest" > /dev/null
 py "$WORK/kbest/plots/figures.json" <<'PY'
 import json, sys
-series = [s for s in json.load(open(sys.argv[1])) if s["plot"].startswith("throughput")]
+series = [s for s in json.load(open(sys.argv[1]))["series"] if s["plot"].startswith("throughput")]
 assert series and all(y == 12345 for s in series for y in s["y"]), series
 assert all(lo == 12000 for s in series for lo in s["lo"]), series
 print("ok: k_best estimates plotted with their band")

@@ -84,11 +84,11 @@ assert meta["machine"]["start"]["loadavg"] and meta["machine"]["cpu_shares"]["bu
 print("noise marks, aggregates and machine state ok")
 PY
 if /usr/bin/python3 -c "import matplotlib, pandas" 2>/dev/null; then
-  /usr/bin/python3 scripts/plot "$dir" --out "$WORK/plots" > /dev/null
+  scripts/plot "$dir" --out "$WORK/plots" > /dev/null
   py "$WORK/plots" <<'PY'
 import json, os, sys
 out = sys.argv[1]
-figures = json.load(open(os.path.join(out, "figures.json")))
+figures = json.load(open(os.path.join(out, "figures.json")))["series"]
 plots = {f["plot"] for f in figures}
 assert "busbw" in plots and any(p.startswith("throughput") for p in plots), plots
 widths = []
@@ -98,9 +98,9 @@ for f in figures:
         widths.append(hi - lo)
 assert any(w > 0 for w in widths), "no error bar has a width"
 report = open(os.path.join(out, "report.md")).read()
-for text in ("## Noise", "mpi vs ring", "Noisy trials", "95% intervals"):
+for text in ("## Answer", "## Noise", "Noisy trials", "95% intervals"):
     assert text in report, text
-assert "within noise" in report or " x" in report
+assert "within noise" in report or "×" in report
 print("plots with error bars ok:", len(figures), "series")
 PY
 fi

@@ -34,7 +34,7 @@ grep -q "world_size:4" "$WORK/table" || fail "compare.py's table lacks the expor
 
 status=0
 scripts/export_gbench "$WORK/nowhere" >/dev/null 2>"$WORK/err" || status=$?
-[ "$status" -ne 0 ] && grep -q "not found" "$WORK/err" || fail "a folder without results should fail with a message"
+[ "$status" -ne 0 ] && grep -q "no trials.jsonl" "$WORK/err" || fail "a folder without results should fail with a message"
 
 scripts/regression_selftest --check --out "$WORK/selftest" || fail "the gate self-test failed"
 echo PASS

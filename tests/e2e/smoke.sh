@@ -6,6 +6,12 @@ $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/r" > "$WORK
 cat "$WORK/console"
 dir=$(only_run_dir "$WORK/r")
 grep -q "\[4/4\] ok" "$WORK/console" || fail "console lacks the last trial's line"
+# One line per trial, with its figure and interval; nothing else but the run's first and last lines.
+[ "$(grep -c '^\[[0-9]/4\] ' "$WORK/console")" -eq 4 ] || fail "expected one console line per trial"
+[ "$(wc -l < "$WORK/console")" -le 7 ] || fail "the console says more than one line per trial"
+grep -qE "^\[1/4\] ok .* [0-9.]+[kM]? \[[0-9.]+[kM]?, [0-9.]+[kM]?\] samples/s" "$WORK/console" ||
+  fail "a trial's line lacks its samples/s with their interval"
+grep -q "scripts/plot $dir" "$WORK/console" || fail "the console does not say where the Answer and report come from"
 py "$dir" <<'PY'
 import json, sys, csv, os
 d = sys.argv[1]

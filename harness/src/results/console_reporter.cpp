@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/brief.h"
+#include "common/human_units.h"
 #include "record/collective_point.h"
 
 namespace harness {
@@ -39,11 +41,50 @@ std::string noisy_cv_text(const Json& record) {
 std::string noise_reason(const Json& record) {
   const Json& not_quiet = field(record, "machine_speed", "not_quiet");
   if (not_quiet.is_number() && not_quiet.get<int>() > 0)
-    return "measured in a slow spell the quiet gate could not wait out (speed canary " +
-           number(field(record, "machine_speed", "slowdown"), "%.2f") +
-           "x its fastest; quiet_wait_s spent)";
-  return "its timings vary more than noise_cv_threshold allows (cv " + noisy_cv_text(record) +
-         ")";
+    return "a slow spell the quiet gate could not wait out (speed canary " +
+           number(field(record, "machine_speed", "slowdown"), "%.2f") + "x its fastest)";
+  return "timings vary beyond noise_cv_threshold (cv " + noisy_cv_text(record) + ")";
+}
+
+// "402k [398k, 410k]": a figure and its interval, each in the formatter's units.
+template <typename Format>
+std::string with_interval(const Json& value, const Json& low, const Json& high, Format format) {
+  if (!value.is_number()) return "-";
+  std::string text = format(value.get<double>());
+  if (low.is_number() && high.is_number())
+    text += " [" + format(low.get<double>()) + ", " + format(high.get<double>()) + "]";
+  return text;
+}
+
+// A training trial's headline: samples/s with its interval, and the detection quality.
+std::string train_headline(const Json& record) {
+  const Json ci = field(record, "throughput", "samples_per_s_ci95");
+  const bool has_ci = ci.is_array() && ci.size() == 2;
+  std::string text = with_interval(field(record, "throughput", "samples_per_s"),
+                                   has_ci ? ci[0] : Json(), has_ci ? ci[1] : Json(), human_count) +
+                     " samples/s";
+  const Json& auroc = record.contains("detection_points")
+                          ? field(record, "detection_points", "auroc")
+                          : field(record, "detection", "auroc");
+  if (auroc.is_number()) text += "  auroc " + number(auroc, "%.3f");
+  return text;
+}
+
+// A collective trial's headline: busbw at its largest message size, with its interval.
+std::string collective_headline(const Json& record) {
+  const Json& points = record["points"];
+  if (!points.is_array() || points.empty()) return "";
+  const Json& last = points.back();
+  return "busbw " +
+         with_interval(last.value("busbw_gbps", Json()), last.value("busbw_ci_low_gbps", Json()),
+                       last.value("busbw_ci_high_gbps", Json()), human_bandwidth) +
+         " at " + human_bytes(last.value("bytes", std::uint64_t{0}));
+}
+
+std::string headline(const Json& record) {
+  if (record.contains("throughput")) return train_headline(record);
+  if (record.contains("points")) return collective_headline(record);
+  return "";
 }
 
 }  // namespace
@@ -89,6 +130,43 @@ std::string collective_table(const Json& record) {
          timing + " timing; mean = nccl-tests' figure)";
 }
 
+namespace {
+
+// An object axis without JSON's quotes: {algorithm:ring,receive:auto}.
+std::string compact(const Json& value) {
+  if (!value.is_object()) return text_of(value);
+  std::string text;
+  for (const auto& item : value.items())
+    text += (text.empty() ? "" : ",") + item.key() + ":" + compact(item.value());
+  return "{" + text + "}";
+}
+
+}  // namespace
+
+std::string trial_label(const Json& axes) {
+  std::string text;
+  const auto add = [&text](const std::string& part) {
+    text += (text.empty() ? "" : " ") + part;
+  };
+  for (const auto& item : axes.items()) {
+    if (item.key() == "backend_params" && axes.contains("backend")) continue;  // with backend
+    if (item.key() != "backend") {
+      add(item.key() + "=" + compact(item.value()));
+      continue;
+    }
+    // The backend as the report names it (gloo:ring), then its other parameters.
+    std::string backend = "backend=" + text_of(item.value());
+    const Json params = axes.value("backend_params", Json::object());
+    for (const auto& param : params.items())
+      if (param.key() == "algorithm")
+        backend += ":" + text_of(param.value());
+      else
+        backend += " " + param.key() + "=" + compact(param.value());
+    add(backend);
+  }
+  return text.empty() ? "(no sweep)" : text;
+}
+
 std::string describe_axes(const Json& axes) {
   std::string text;
   for (const auto& item : axes.items()) {
@@ -120,10 +198,10 @@ void ConsoleReporter::skipped_as_done(std::size_t count) const {
 }
 
 void ConsoleReporter::trial_started(const Trial& trial, std::size_t position) {
-  std::string text = label(position) + " start  " + describe_axes(trial.axes);
-  if (trial.repetition > 0 || verbosity_ == Verbosity::kVerbose)
-    text += " rep=" + std::to_string(trial.repetition) + " seed=" + std::to_string(trial.seed);
-  message(text);
+  // By default a trial gets one line, when it ends; -v also says when it starts.
+  if (verbosity_ != Verbosity::kVerbose) return;
+  message(label(position) + " start  " + describe_axes(trial.axes) +
+          " rep=" + std::to_string(trial.repetition) + " seed=" + std::to_string(trial.seed));
 }
 
 void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
@@ -132,31 +210,22 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
   const std::size_t left = total_ > position + 1 ? total_ - position - 1 : 0;
   const double eta = finished_ ? seconds_spent_ / finished_ * left : 0;
   std::ostringstream text;
-  text << label(position) << " " << record["status"].get<std::string>();
-  if (record.contains("throughput")) {
-    const Json ci = field(record, "throughput", "samples_per_s_ci95");
-    text << "  " << number(field(record, "throughput", "samples_per_s"), "%.0f") << " samples/s";
-    if (ci.is_array() && ci.size() == 2)
-      text << " [" << number(ci[0], "%.0f") << ", " << number(ci[1], "%.0f") << "]";
-    text << "  loss " << number(field(record, "loss", "final"), "%.5g") << "  auroc "
-         << number(field(record, "detection", "auroc"), "%.4f");
-    if (record.contains("detection_points"))
-      text << " (points " << number(field(record, "detection_points", "auroc"), "%.4f") << ")";
+  text << label(position) << " " << record["status"].get<std::string>() << "  "
+       << trial_label(record.value("axes", Json::object()));
+  if (record.value("repetition", 0) > 0) text << " rep=" << record["repetition"].get<int>();
+  const std::string figure = headline(record);
+  if (!figure.empty()) text << "  " << figure;
+  const std::string reason = record.value("reason", std::string());
+  if (!reason.empty()) text << "  (" << brief(reason, 120) << ")";
+  if (record.value("noisy", false)) {
+    ++noisy_;
+    text << "  noisy: " << noise_reason(record);
   }
-  if (!record["reason"].get<std::string>().empty())
-    text << "  (" << record["reason"].get<std::string>() << ")";
-  if (record.value("noisy", false)) text << "  NOISY";
-  text << "  " << number(record["wall_time_s"], "%.1f") << " s, ETA " << number(Json(eta), "%.0f")
-       << " s";
+  text << "  " << human_elapsed(record.value("wall_time_s", 0.0)) << ", ETA " << human_elapsed(eta);
   message(text.str());
-  if (verbosity_ != Verbosity::kQuiet && record.value("noisy", false))
-    std::fprintf(stderr,
-                 "harness: warning: %s noisy: %s; the machine was busy, treat its numbers with "
-                 "care\n",
-                 label(position).c_str(), noise_reason(record).c_str());
-  if (record.contains("points")) message(collective_table(record));
-  if (verbosity_ == Verbosity::kVerbose && record.contains("step_time_ms"))
-    detail("      step ms: " + record["step_time_ms"].dump());
+  if (verbosity_ != Verbosity::kVerbose) return;
+  if (record.contains("points")) detail(collective_table(record));
+  if (record.contains("step_time_ms")) detail("      step ms: " + record["step_time_ms"].dump());
 }
 
 }  // namespace harness

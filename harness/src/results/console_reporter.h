@@ -1,5 +1,7 @@
-// Rank 0's progress lines: one when a trial starts, one when it ends (k/n, swept settings,
-// outcome, headline numbers, ETA). Console output only; files are the ResultsStore's job.
+// Rank 0's progress: one line per trial when it ends (k/n, status, swept settings, the
+// headline figure with its interval, why it is noisy, elapsed and ETA); -v adds a line when
+// it starts and the nccl-tests table of a collective. Console output only; files are the
+// ResultsStore's job.
 #pragma once
 
 #include <chrono>
@@ -23,6 +25,7 @@ class ConsoleReporter {
   void trial_finished(const Json& record, std::size_t position);
   void skipped_as_done(std::size_t count) const;
   void extend(std::size_t more_trials) { total_ += more_trials; }  // adaptive repetitions
+  std::size_t noisy_trials() const { return noisy_; }
 
  private:
   std::string label(std::size_t position) const;
@@ -31,6 +34,7 @@ class ConsoleReporter {
   std::FILE* out_;
   std::size_t finished_ = 0;
   double seconds_spent_ = 0;
+  std::size_t noisy_ = 0;
 };
 
 // nccl-tests-style table of a collective record's points.
@@ -38,5 +42,9 @@ std::string collective_table(const Json& record);
 
 // "world_size=2 batch_size=32" from a trial's swept values.
 std::string describe_axes(const Json& axes);
+
+// The same, shorter, for a trial's one console line: the backend as the report names it
+// ("backend=gloo:ring receive=auto") and objects without JSON's quotes.
+std::string trial_label(const Json& axes);
 
 }  // namespace harness

@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--dry-run", cli.dry_run, "validate, print the expanded trial table and exit");
   auto* quiet = app.add_flag("-q,--quiet", cli.quiet, "print nothing but errors");
-  app.add_flag("-v,--verbose", cli.verbose, "print step-time breakdowns and plugin problems")
+  app.add_flag("-v,--verbose", cli.verbose,
+               "also print when each trial starts, the nccl-tests per-size table of each "
+               "collective trial, step-time breakdowns and plugin problems")
       ->excludes(quiet);
   app.add_flag("--list-plugins", cli.list_plugins, "list the plugins found and exit");
   app.add_flag("--fields", cli.fields, "print the experiment field reference (Markdown) and exit");

@@ -284,8 +284,11 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   meta["machine"]["cpu_shares"] =
       cpu_shares_between(meta["machine"]["start"], meta["machine"]["end"]);
   leader->store.write_meta(meta);
-  reporter.message("harness: done (" + status_tally(leader->store.records()) + "); results in " +
-                   leader->store.directory());
+  const std::size_t noisy = reporter.noisy_trials();
+  reporter.message("harness: done (" + status_tally(leader->store.records()) +
+                   (noisy ? "; " + std::to_string(noisy) + " noisy" : std::string()) +
+                   "); results in " + leader->store.directory());
+  reporter.message("harness: the Answer and report.md: scripts/plot " + leader->store.directory());
   return leader->store.directory();
 }
 

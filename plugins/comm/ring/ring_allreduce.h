@@ -1,6 +1,6 @@
-// The textbook ring allreduce (Patarasuk & Yuan; what the seed's "Ring AllReduce" means) over
-// MPI point-to-point: the buffer is cut into N segments; N-1 reduce-scatter steps each send one
-// segment to the right neighbour and add the one from the left, leaving each rank with one
+// The textbook ring allreduce (Patarasuk & Yuan; what the Horovod tutorial's "Ring AllReduce"
+// means) over MPI point-to-point: the buffer is cut into N segments; N-1 reduce-scatter steps each
+// send one segment to the right neighbour and add the one from the left, leaving each rank with one
 // fully reduced segment; N-1 allgather steps then pass the reduced segments around. Each
 // segment moves in chunks so that adding chunk k overlaps receiving chunk k+1.
 #pragma once

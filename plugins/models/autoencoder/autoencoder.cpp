@@ -1,5 +1,5 @@
-// The seed's dense autoencoder (20→10→3→10→20 with ReLU by default). The encoder widths come
-// from "hidden" (the last one is the bottleneck); the decoder mirrors them.
+// The Horovod tutorial's dense autoencoder (20→10→3→10→20 with ReLU by default). The encoder
+// widths come from "hidden" (the last one is the bottleneck); the decoder mirrors them.
 #include <torch/torch.h>
 
 #include "harness/plugin/module_model.h"
@@ -37,7 +37,7 @@ class Autoencoder final : public plugin::ModuleModel {
     const std::size_t bottleneck = hidden.size();  // index of the latent layer's output
     for (std::size_t i = 0; i + 1 < widths.size(); ++i) {
       net_->push_back(torch::nn::Linear(widths[i], widths[i + 1]));
-      // No activation on the latent code (as in the seed) nor on the output.
+      // No activation on the latent code (as in the tutorial) nor on the output.
       const bool last = i + 2 == widths.size();
       if (!last && i + 1 != bottleneck) net_->push_back(make_activation());
     }

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The alpha-beta-gamma cost model of allreduce, fitted to measured collective points.
 
     scripts/model DIR[=LABEL]... [--out DIR] [--holdout world=4 | --holdout label=LABEL
@@ -50,6 +49,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.optimize import nnls  # noqa: E402
 
+from .labels import backend_label  # noqa: E402
+from .results import load_or_exit  # noqa: E402
+
 PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
 PREDICT_BYTES = [4096, 65536, 1 << 20, 16 << 20, 64 << 20]
 FUSION_CANDIDATES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
@@ -81,27 +83,12 @@ def measure_gamma():
     return best / a.nbytes
 
 
-def backend_label(record):
-    settings = record.get("settings", {})
-    algorithm = (settings.get("backend_params") or {}).get("algorithm")
-    return settings.get("backend", "?") + (f":{algorithm}" if algorithm else "")
-
-
 def load(spec):
+    """DIR[=LABEL]: the folder's allreduce points and training steps, labelled LABEL (default:
+    the experiment's name)."""
     directory, _, label = spec.partition("=")
-    if not os.path.exists(os.path.join(directory, "trials.jsonl")):
-        sys.exit(f"scripts/model: {directory}: no trials.jsonl (expected a results/<name>/<time> folder)")
-    records = []
-    for number, line in enumerate(open(os.path.join(directory, "trials.jsonl")), 1):
-        try:
-            if line.strip():
-                records.append(json.loads(line))
-        except json.JSONDecodeError:  # a run killed mid-write leaves a truncated last line
-            print(f"scripts/model: {directory}/trials.jsonl:{number}: unreadable record skipped", file=sys.stderr)
-    if not label:
-        meta = os.path.join(directory, "meta.json")
-        label = json.load(open(meta)).get("experiment", {}).get("name", "run") if os.path.exists(meta) else "run"
-    return points_and_steps(records, label)
+    results = load_or_exit(directory, "scripts/model")
+    return points_and_steps(results.records, label or results.name)
 
 
 def points_and_steps(records, label):

@@ -1,4 +1,4 @@
-"""scripts/plot's part for bucketed overlap, compression and timelines (imported, not run).
+"""The report's part on bucketed overlap, compression and timelines.
 
 The step-time breakdown (compute, exposed communication, optimizer; total communication as a
 tick), one step of a trial's timeline as a Gantt chart, and report.md's answers: the fastest
@@ -11,6 +11,10 @@ import os
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from . import units
+from .frames import combine
+from .tables import markdown_table, verdict, with_interval
+
 SETTINGS = ["fusion_bytes", "overlap", "compression"]
 COLOURS = {"forward": "tab:blue", "backward": "tab:orange", "allreduce": "tab:green",
            "wait for communication": "tab:red", "optimizer": "tab:purple"}
@@ -19,13 +23,7 @@ COLOURS = {"forward": "tab:blue", "backward": "tab:orange", "allreduce": "tab:gr
 def fusion_label(value):
     if value is None or value != value:
         return "?"
-    value = int(value)
-    if value == 0:
-        return "per tensor"
-    for unit, size in (("MB", 1 << 20), ("KB", 1 << 10)):
-        if value >= size:
-            return f"{value / size:g} {unit}"
-    return f"{value} B"
+    return "per tensor" if int(value) == 0 else units.size_bytes(value)
 
 
 def configuration(row):
@@ -47,7 +45,7 @@ def axis_label(key, value):
     return str(value)
 
 
-def plot_breakdown(ok, out, written, save):
+def plot_breakdown(ok, canvas):
     data = ok.dropna(subset=["compute_ms", "exposed_comm_ms", "optimizer_ms"])
     if data.empty:
         return
@@ -69,7 +67,7 @@ def plot_breakdown(ok, out, written, save):
     ax.set_ylabel("mean of per-rank median step time (ms)")
     ax.set_title("step time: compute vs exposed communication")
     ax.legend(fontsize=7)
-    save(fig, out, "step_time_breakdown.png", written)
+    canvas.save(fig, "step_time_breakdown.png")
 
 
 def pick_trace(records):
@@ -81,7 +79,7 @@ def pick_trace(records):
                                           r.get("gradient_reduction", {}).get("buckets", 0)))
 
 
-def plot_timeline(results_dir, records, out, written, save):
+def plot_timeline(results_dir, records, canvas):
     record = pick_trace(records)
     if record is None:
         return None
@@ -118,11 +116,11 @@ def plot_timeline(results_dir, records, out, written, save):
                  f"{configuration(pd.Series({k: s.get(k) for k in SETTINGS}))}, "
                  f"{record['gradient_reduction']['buckets']} buckets", fontsize=9)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    save(fig, out, "timeline.png", written)
+    canvas.save(fig, "timeline.png")
     return record["trace_file"]
 
 
-def answers(ok, combine, verdict, markdown_table):
+def answers(ok):
     """report.md's section on buckets, overlap and compression; empty when none of them varied."""
     if ok.empty or not varied(ok, SETTINGS):
         return ""
@@ -139,7 +137,7 @@ def answers(ok, combine, verdict, markdown_table):
         best_key, best = per.index[0], per.iloc[0]
         row = {"model": model, "backend": backend, "N": world,
                "fastest": configuration(pd.Series(dict(zip(SETTINGS, best_key)))),
-               "samples/s": f"{best['median']:.0f} [{best['lo']:.0f}, {best['hi']:.0f}]"}
+               "samples/s": with_interval(best["median"], best["lo"], best["hi"], units.samples_per_s)}
         if len(per) > 1:
             second = per.iloc[1]
             row["vs runner-up"] = verdict("fastest", best, configuration(pd.Series(dict(zip(SETTINGS, per.index[1])))),
@@ -147,9 +145,9 @@ def answers(ok, combine, verdict, markdown_table):
         fusion, _, compression = best_key
         on = per.loc[(fusion, True, compression)]["median"] if (fusion, True, compression) in per.index else None
         off = per.loc[(fusion, False, compression)]["median"] if (fusion, False, compression) in per.index else None
-        row["overlap on/off"] = f"{on / off:.2f}" if on and off else ""
+        row["overlap on/off"] = units.ratio(on / off) if on and off else ""
         best_rows = g[(g["fusion_bytes"] == fusion) & (g["overlap"] == best_key[1]) & (g["compression"] == compression)]
-        row["exposed comm % of step"] = f"{100 * (best_rows['exposed_comm_ms'] / best_rows['step_ms']).median():.1f}"
+        row["exposed comm, of the step"] = units.percent((best_rows["exposed_comm_ms"] / best_rows["step_ms"]).median())
         rows.append(row)
     lines.append(markdown_table(pd.DataFrame(rows)))
     cost = compression_cost(ok)

@@ -1,0 +1,140 @@
+"""Results as pandas tables: one row per training trial, one per collective point, and each
+row's sweep-point estimate with its interval (aggregates.csv: the run's estimator over the
+point's repetitions; a single trial: its own interval)."""
+from collections import Counter
+
+import pandas as pd
+
+from .labels import backend_label, get
+
+# Statuses whose timings stand: an inconsistent trial's replicas drifted apart by rounding, its
+# throughput was measured like any other's.
+MEASURED = ("ok", "inconsistent")
+
+# What makes two training rows the same configuration, backend and world size aside.
+CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "warmup",
+                 "fusion_bytes", "overlap", "compression"]
+
+
+def ranks_per_host(meta, world_size):
+    """The most ranks any host runs among the first `world_size` (a trial's group), or None."""
+    ranks = get(meta, "binding", "ranks", default=[]) or []
+    if len(ranks) < world_size:
+        return None
+    return max(Counter(r.get("host") for r in ranks[:world_size]).values())
+
+
+def oversubscribed(meta, world_size):
+    """More ranks on a host than it has cores: timings then measure the scheduler."""
+    cores = get(meta, "cpu", "count")
+    if not cores or world_size is None:
+        return False
+    per_host = ranks_per_host(meta, int(world_size))
+    return (per_host if per_host is not None else int(world_size)) > cores
+
+
+def train_frame(records, meta=None):
+    rows = []
+    for r in records:
+        if r.get("kind", "train") != "train":
+            continue
+        s = r.get("settings", {})
+        ci = get(r, "throughput", "samples_per_s_ci95") or [None, None]
+        world = r.get("world_size", s.get("world_size"))
+        rows.append({
+            "index": r.get("index"), "part": r.get("part", ""), "point": r.get("point", r.get("key")),
+            "noisy": bool(r.get("noisy", False)), "status": r.get("status", "?"),
+            "reason": r.get("reason", ""), "backend": backend_label(r), "model": s.get("model", "?"),
+            "dataset": get(s, "dataset", "kind", default="?"),
+            "optimizer": get(s, "optimizer", "name", default="?"), "lr": get(s, "optimizer", "lr"),
+            "lr_rule": s.get("lr_rule", "none"), "warmup": s.get("lr_warmup_epochs", 0),
+            "world_size": world, "batch": s.get("batch_size"),
+            "oversubscribed": oversubscribed(meta or {}, world),
+            "repetition": r.get("repetition", 0),
+            "samples_per_s": get(r, "throughput", "samples_per_s"),
+            "samples_per_s_wall": get(r, "throughput", "samples_per_s_wall"),
+            "samples_per_s_lo": ci[0], "samples_per_s_hi": ci[1],
+            "compute_ms": get(r, "step_time_ms", "compute"),
+            # Records from before buckets had one "allreduce" figure: all of it exposed.
+            "exposed_comm_ms": get(r, "step_time_ms", "exposed_comm",
+                                   default=get(r, "step_time_ms", "allreduce")),
+            "comm_ms": get(r, "step_time_ms", "comm", default=get(r, "step_time_ms", "allreduce")),
+            "optimizer_ms": get(r, "step_time_ms", "optimizer"),
+            "step_ms": get(r, "step_time_ms", "total"), "overlap_fraction": r.get("overlap_fraction"),
+            "fusion_bytes": s.get("fusion_bytes", 64 << 20), "overlap": bool(s.get("overlap", False)),
+            "compression": s.get("compression", "none"),
+            "epochs": s.get("epochs"),
+            "final_loss": get(r, "loss", "final"), "val_loss": get(r, "loss", "validation"),
+            "auroc": get(r, "detection_points", "auroc", default=get(r, "detection", "auroc")),
+            "loss_per_epoch": get(r, "loss", "per_epoch", default=[]) or [],
+            "loss_per_step": get(r, "loss", "per_step", default=[]) or [],
+        })
+    return pd.DataFrame(rows)
+
+
+def collective_frame(records, meta=None):
+    rows = []
+    for r in records:
+        if r.get("kind") != "collective" or r.get("status") not in MEASURED:
+            continue
+        world = r.get("world_size")
+        for p in r.get("points", []) or []:
+            rows.append({"backend": backend_label(r), "world_size": world,
+                         "oversubscribed": oversubscribed(meta or {}, world),
+                         "point": r.get("point", r.get("key")), "noisy": bool(r.get("noisy", False)),
+                         "dtype": get(r, "settings", "dtype", default="?"), "bytes": p.get("bytes"),
+                         "busbw": p.get("busbw_gbps"), "algbw": p.get("algbw_gbps"), "time_us": p.get("time_us"),
+                         "busbw_lo": p.get("busbw_ci_low_gbps", p.get("busbw_gbps")),
+                         "busbw_hi": p.get("busbw_ci_high_gbps", p.get("busbw_gbps")),
+                         "wrong": p.get("wrong")})
+    return pd.DataFrame(rows)
+
+
+def _aggregate_table(aggregates, figure):
+    """{(point, bytes): (estimate, low, high)} for points with two or more repetitions."""
+    table = {}
+    for a in aggregates:
+        if a.get("figure") != figure or (a.get("n") or 0) < 2:
+            continue
+        if "estimate" in a and a["estimate"] not in ("", None):
+            values = (a["estimate"], a["estimate_low"], a["estimate_high"])
+        else:  # folders from before the estimator: the median and its 95% interval
+            values = (a["median"], a["ci_low"], a["ci_high"])
+        table[(a["point"], int(a.get("bytes") or 0))] = values
+    return table
+
+
+def _present(value):
+    return value is not None and value == value
+
+
+def point_intervals(frame, aggregates, figure, column, lo_column, hi_column, by_bytes=False):
+    """frame with columns median, lo, hi: each row's sweep-point estimate and interval."""
+    table = _aggregate_table(aggregates, figure)
+    medians, lows, highs = [], [], []
+    for _, row in frame.iterrows():
+        key = (row["point"], int(row["bytes"]) if by_bytes else 0)
+        median, low, high = table.get(key, (row[column], row[lo_column], row[hi_column]))
+        medians.append(median)
+        lows.append(low if _present(low) else median)
+        highs.append(high if _present(high) else median)
+    out = frame.copy()
+    out["median"], out["lo"], out["hi"] = medians, lows, highs
+    return out
+
+
+def combine(group):
+    """One (median, lo, hi) for rows that share a plotted position (one row per point)."""
+    return pd.Series({"median": group["median"].median(), "lo": group["lo"].min(), "hi": group["hi"].max()})
+
+
+def estimator_words(meta):
+    """How the run turned a point's repetitions into its figure, in the words the plots and
+    the report use."""
+    estimator = meta.get("estimator") or {}
+    if estimator.get("name") != "k_best":
+        return {"figure": "median, 95% CI", "ratio": "ratio of medians", "bands": "95% intervals"}
+    k = estimator.get("k", 3)
+    return {"figure": f"fastest repetition, band over the {k} fastest",
+            "ratio": "ratio of the fastest repetitions",
+            "bands": f"bands over the {k} fastest repetitions"}

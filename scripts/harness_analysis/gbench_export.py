@@ -1,0 +1,107 @@
+"""Turns a harness results folder into Google Benchmark JSON, so that any two runs can be
+compared with Google Benchmark's compare.py (Debian: libbenchmark-tools):
+
+    scripts/export_gbench results/ring_vs_gloo/A > a.json
+    scripts/export_gbench results/ring_vs_gloo/B > b.json
+    python3 /usr/share/benchmark/compare.py -a benchmarks a.json b.json
+
+One benchmark per sweep point (training) and per sweep point and message size (collective);
+the point's repetitions are its runs. Time is per sample (training, ns, from the median step)
+or per allreduce (collective, us, the point's timing method), so lower is better as in every
+Google Benchmark; samples/s, busbw (GB/s), AUROC and final loss are counters. Trials that did
+not finish ok are left out (stderr says how many)."""
+
+import argparse
+import json
+import os
+import sys
+
+from . import gbench_format
+from .labels import axes_label
+from .results import load_or_exit
+
+
+def benchmark_name(record, suffix=""):
+    parts = [record["kind"]]
+    if record.get("part"):
+        parts.append(record["part"])
+    label = axes_label(record.get("axes", {}))
+    if label:
+        parts.append(label)
+    return "/".join(parts) + suffix
+
+
+def train_runs(record):
+    throughput = (record.get("throughput") or {}).get("samples_per_s")
+    if not throughput:
+        return []
+    counters = {"samples_per_s": throughput}
+    detection = record.get("detection") or {}
+    if detection.get("auroc") is not None:
+        counters["auroc"] = detection["auroc"]
+    final_loss = (record.get("loss") or {}).get("final")
+    if final_loss is not None:
+        counters["final_loss"] = final_loss
+    return [gbench_format.iteration_run(
+        benchmark_name(record), 0, record.get("repetition", 0), 1, 1e9 / throughput, "ns",
+        record.get("timed_steps") or 1, counters)]
+
+
+def collective_runs(record):
+    runs = []
+    for point in record.get("points") or []:
+        if point.get("wrong") or not point.get("time_us"):
+            continue
+        counters = {"busbw_gbps": point.get("busbw_gbps", 0.0),
+                    "algbw_gbps": point.get("algbw_gbps", 0.0)}
+        runs.append(gbench_format.iteration_run(
+            benchmark_name(record, f"/bytes:{point['bytes']}"), 0, record.get("repetition", 0),
+            1, point["time_us"], "us", point.get("calls") or point.get("iters") or 1, counters,
+            label=point.get("timing", "")))
+    return runs
+
+
+def export(results_dir):
+    results = load_or_exit(results_dir, "export_gbench")
+    meta = results.meta
+    runs, left_out = [], 0
+    for record in results.records:
+        if record.get("status") != "ok":
+            left_out += 1
+            continue
+        runs += train_runs(record) if record.get("kind") == "train" else collective_runs(record)
+    if left_out:
+        print(f"export_gbench: left out {left_out} trial(s) that did not finish ok",
+              file=sys.stderr)
+    context = {
+        "date": meta.get("started_at", ""),
+        "host_name": meta.get("host", ""),
+        "executable": meta.get("command", "harness"),
+        "num_cpus": (meta.get("cpu") or {}).get("count", 0),
+        "git_sha": meta.get("git_sha", ""),
+        "library_build_type": "release",
+        "harness_results": os.path.abspath(results_dir),
+    }
+    return gbench_format.document(context, runs)
+
+
+def write(results_dir, out=None):
+    """The folder's Google Benchmark JSON to out (a path), or to stdout."""
+    text = json.dumps(export(results_dir), indent=2) + "\n"
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="scripts/export_gbench", description=__doc__.splitlines()[0])
+    parser.add_argument("results_dir")
+    parser.add_argument("-o", "--out", help="write here instead of stdout")
+    args = parser.parse_args()
+    write(args.results_dir, args.out)
+
+
+if __name__ == "__main__":
+    main()

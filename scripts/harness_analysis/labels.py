@@ -1,0 +1,31 @@
+"""Names of things in results: a backend with its algorithm, a sweep point, its swept axes."""
+import json
+
+
+def backend_label(record):
+    """"gloo:ring" for gloo with backend_params.algorithm "ring", "mpi" for mpi."""
+    settings = record.get("settings") or {}
+    name = settings.get("backend", "?")
+    algorithm = (settings.get("backend_params") or {}).get("algorithm")
+    return f"{name}:{algorithm}" if algorithm else name
+
+
+def axes_label(axes):
+    """"batch_size:32/world_size:2": a trial's swept values, sorted, objects as compact JSON."""
+    def value(v):
+        return json.dumps(v, sort_keys=True, separators=(",", ":")) if isinstance(v, (dict, list)) else str(v)
+    return "/".join(f"{k}:{value(v)}" for k, v in sorted(axes.items()))
+
+
+def point_of(record):
+    """A sweep point: the part and the resolved settings (repetition and seed left out)."""
+    return record.get("part", "") + " " + json.dumps(record.get("settings") or {}, sort_keys=True)
+
+
+def get(record, *path, default=None):
+    """record[path[0]][path[1]]..., or default where any step is missing."""
+    for key in path:
+        if not isinstance(record, dict) or key not in record:
+            return default
+        record = record[key]
+    return record

@@ -1,0 +1,207 @@
+"""Peer benchmark: a model trained with PyTorch DDP (gloo, torch.multiprocessing.spawn) and
+with harness, same model shape and data, one thread per rank, timed the same way on both
+sides; prints both and their ratios over alternating runs.
+
+    scripts/peer_benchmark [--model autoencoder|transformer] [--backend mpi] [--world 2]
+                           [--batch 32] [--epochs 3] [--rows 40000] [--repeats 3]
+
+--model autoencoder (default): the 20-10-3-10-20 autoencoder of the Horovod tutorial, on the
+same CSV data.
+--model transformer: the harness's Transformer autoencoder rebuilt in PyTorch (d_model 128,
+4 heads, 1+1 layers, feedforward 512: ~1.6 MB of gradients) on windows of 16 x 4; DDP runs as
+it does by default (25 MB buckets, allreduce overlapped with backward) and so does the
+harness (fusion_bytes 25 MiB, overlap: true). The timed work does not depend on the values,
+so DDP trains on random windows of the harness's shape and count.
+
+Two figures, each computed alike for both sides (samples summed over ranks):
+  wall-clock   steps x batch x world over the wall time of all training epochs (the harness's
+               train_time_s; DDP's from its first step to its last);
+  median step  batch x world over the median step time, a step's time being the slowest
+               rank's (the harness's timing phase; DDP's training steps after the first 5).
+Each is the median of --repeats alternating runs, with the range of the runs; the ratio's
+range pairs the runs of the same round. Needs Debian's python3-torch (scripts/setup --peer).
+"""
+import argparse, json, os, subprocess, sys, tempfile, time
+
+import numpy as np
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+
+from .paths import HARNESS
+from . import units
+from .results import load_or_exit
+
+WARMUP = 5
+
+
+class AutoEncoder(nn.Module):  # the Horovod tutorial's model, layer for layer
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(20, 10), nn.ReLU(), nn.Linear(10, 3))
+        self.decoder = nn.Sequential(nn.Linear(3, 10), nn.ReLU(), nn.Linear(10, 20))
+
+    def forward(self, x):
+        return self.decoder(self.encoder(x))
+
+
+TRANSFORMER = {"d_model": 128, "heads": 4, "layers": 1, "feedforward": 512, "latent_size": 8}
+WINDOW, FEATURES = 16, 4
+SERIES_LENGTH = 4000  # the harness's synthetic_series length; stride 4 gives its window count
+
+
+class TransformerAutoencoder(nn.Module):
+    """plugins/models/transformer, layer for layer: embed + sinusoidal positions, encoder,
+    mean-pooled latent, positions again, decoder, output ([time, batch, d_model] inside)."""
+
+    def __init__(self, d_model, heads, layers, feedforward, latent_size):
+        super().__init__()
+        layer = lambda: nn.TransformerEncoderLayer(d_model, heads, dim_feedforward=feedforward, dropout=0.0)
+        self.embed = nn.Linear(FEATURES, d_model)
+        self.encoder = nn.TransformerEncoder(layer(), layers, enable_nested_tensor=False)
+        self.to_latent = nn.Linear(d_model, latent_size)
+        self.from_latent = nn.Linear(latent_size, d_model)
+        self.decoder = nn.TransformerEncoder(layer(), layers, enable_nested_tensor=False)
+        self.output = nn.Linear(d_model, FEATURES)
+        position = torch.arange(WINDOW, dtype=torch.float32).unsqueeze(1)
+        rate = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-np.log(10000.0) / d_model))
+        table = torch.zeros(WINDOW, d_model)
+        table[:, 0::2] = torch.sin(position * rate)
+        table[:, 1::2] = torch.cos(position * rate)[:, : d_model // 2]
+        self.register_buffer("positional", table)
+
+    def forward(self, x):
+        h = (self.embed(x) + self.positional).transpose(0, 1)
+        latent = self.to_latent(self.encoder(h).mean(0))
+        expanded = self.from_latent(latent).unsqueeze(0) + self.positional.unsqueeze(1)
+        return self.output(self.decoder(expanded).transpose(0, 1))
+
+
+def training_data(args, csv_path):
+    if args.model == "transformer":
+        windows = (SERIES_LENGTH - WINDOW) // 4 + 1
+        return torch.randn(int(windows * 0.7), WINDOW, FEATURES, generator=torch.Generator().manual_seed(1))
+    data = np.loadtxt(csv_path, delimiter=",", skiprows=1, dtype=np.float32)
+    x = torch.from_numpy(data[data[:, -1] == 0][:, :-1].copy())
+    return (x - x.mean(0)) / x.std(0)
+
+
+def ddp_worker(rank, args, csv_path, port, results):
+    world, batch, epochs = args.world, args.batch, args.epochs
+    torch.set_num_threads(1)
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    dataset = torch.utils.data.TensorDataset(training_data(args, csv_path))
+    sampler = torch.utils.data.distributed.DistributedSampler(dataset, world, rank, seed=1)
+    loader = torch.utils.data.DataLoader(dataset, batch_size=batch, sampler=sampler)
+    torch.manual_seed(1)
+    module = TransformerAutoencoder(**TRANSFORMER) if args.model == "transformer" else AutoEncoder()
+    model = nn.parallel.DistributedDataParallel(module)  # bucket_cap_mb=25, overlapped: defaults
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.MSELoss()
+    durations = []
+    started = time.perf_counter()
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for (batch_x,) in loader:
+            step_started = time.perf_counter()
+            optimizer.zero_grad()
+            loss = loss_fn(model(batch_x), batch_x)
+            loss.backward()
+            optimizer.step()
+            durations.append(time.perf_counter() - step_started)
+    wall = torch.tensor([time.perf_counter() - started], dtype=torch.float64)
+    dist.all_reduce(wall, op=dist.ReduceOp.MAX)
+    # A step's time is the slowest rank's, as the harness takes it.
+    steps = torch.tensor(durations, dtype=torch.float64)
+    dist.all_reduce(steps, op=dist.ReduceOp.MAX)
+    if rank == 0:
+        global_batch = batch * world
+        results.put({"wall": len(durations) * global_batch / wall.item(),
+                     "median_step": global_batch / steps[WARMUP:].median().item()})
+    dist.destroy_process_group()
+
+
+def run_ddp(csv_path, args):
+    ctx = mp.get_context("spawn")
+    results = ctx.SimpleQueue()
+    mp.spawn(ddp_worker, args=(args, csv_path, 29500 + os.getpid() % 1000, results),
+             nprocs=args.world, join=True)
+    return results.get()
+
+
+def harness_settings(csv_path, args):
+    common = {"world_size": args.world, "backend": args.backend, "optimizer": {"name": "adam", "lr": 0.001},
+              "batch_size": args.batch, "epochs": args.epochs, "warmup_steps": WARMUP, "threads": 1}
+    if args.model == "transformer":
+        return dict(common, model="transformer", model_params=TRANSFORMER,
+                    dataset={"kind": "synthetic_series", "length": SERIES_LENGTH, "dim": FEATURES,
+                             "window": WINDOW, "stride": 4},
+                    fusion_bytes=25 << 20, overlap=True)
+    return dict(common, model="autoencoder", dataset={"kind": "csv", "path": csv_path, "test_fraction": 0.05})
+
+
+def run_harness(csv_path, workdir, args):
+    experiment = {"name": "peer", "seed": 1, "settings": harness_settings(csv_path, args)}
+    path = os.path.join(workdir, "peer.json")
+    json.dump(experiment, open(path, "w"))
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    subprocess.run(["mpirun", "--bind-to", "none", "--oversubscribe", "-np", str(args.world),
+                    HARNESS, path, "--results-dir", os.path.join(workdir, "results"), "-q"], check=True, env=env)
+    run_dir = os.path.join(workdir, "results", "peer")
+    run_dir = os.path.join(run_dir, sorted(os.listdir(run_dir))[-1])
+    [record] = load_or_exit(run_dir, "scripts/peer_benchmark").records
+    if record["status"] != "ok":
+        sys.exit(f"scripts/peer_benchmark: the harness's trial ended {record['status']}: {record['reason']}")
+    global_batch = args.batch * args.world
+    return {"wall": record["steps"] * global_batch / record["train_time_s"],
+            "median_step": record["throughput"]["samples_per_s"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", choices=["autoencoder", "transformer"], default="autoencoder")
+    parser.add_argument("--backend", default="mpi", help="the harness's backend plugin")
+    parser.add_argument("--rows", type=int, default=40000)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--world", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="alternating runs of each side; medians are compared (the machine is noisy)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        rng = np.random.default_rng(0)
+        x = rng.normal(size=(args.rows, 3)) @ rng.normal(size=(3, 20)) + 0.05 * rng.normal(size=(args.rows, 20))
+        labels = (rng.random(args.rows) < 0.05).astype(int)
+        csv_path = os.path.join(workdir, "data.csv")
+        np.savetxt(csv_path, np.column_stack([x, labels]), delimiter=",", fmt="%.6f",
+                   header=",".join([f"f{i}" for i in range(20)] + ["label"]), comments="")
+        runs = {"harness": [], "ddp": []}
+        for _ in range(args.repeats):
+            runs["harness"].append(run_harness(csv_path, workdir, args))
+            runs["ddp"].append(run_ddp(csv_path, args))
+    print(f"{args.model}, world {args.world}, batch {args.batch}/rank, {args.epochs} epochs; median of "
+          f"{args.repeats} alternating runs [range]")
+    for figure in ("wall", "median_step"):
+        print(report_line(figure, runs, args.backend))
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def report_line(figure, runs, backend):
+    """One figure for both sides and their ratio, each with the range over the runs."""
+    ddp = [r[figure] for r in runs["ddp"]]
+    harness = [r[figure] for r in runs["harness"]]
+    ratios = [h / d for h, d in zip(harness, ddp)]
+    name = {"wall": "wall-clock", "median_step": "median step"}[figure]
+    return (f"{name:<12} PyTorch DDP (gloo) {units.samples_per_s(median(ddp))} [{units.count(min(ddp))}, "
+            f"{units.count(max(ddp))}]   harness ({backend}) {units.samples_per_s(median(harness))} "
+            f"[{units.count(min(harness))}, {units.count(max(harness))}]   ratio {units.ratio(median(ratios))} "
+            f"[{units.ratio(min(ratios))}, {units.ratio(max(ratios))}]")
+
+
+if __name__ == "__main__":
+    main()

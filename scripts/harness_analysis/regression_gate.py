@@ -1,0 +1,348 @@
+"""The regression gate: is the candidate (this working tree, or --candidate REF) slower than
+BASE_REF (default HEAD~1, the previous commit)?
+
+    scripts/regression [BASE_REF] [--candidate REF] [--quick] [--threshold F] [--alpha A] ...
+
+Builds BASE_REF in build-regression/<sha>/ (a git worktree; ccache makes it cheap), then runs
+the regression suite for base and candidate interleaved, A B B A A B ... (each round swaps who
+goes first, so drift hits both alike): bench/comm under mpirun -np 2, bench/host, bench/models
+and experiments/regression.json through the harness (exported as Google Benchmark JSON). Each
+side's rounds are merged into one Google Benchmark JSON (repetitions as runs) and compared by
+Google Benchmark's own compare.py (Mann-Whitney U test). A benchmark regresses when its median
+time grew by more than --threshold AND the U test's p-value is below --alpha; the gate then
+exits 1 naming it, else 0 (2: the gate could not run). Writes base.json, candidate.json,
+comparison.json (compare.py's), gate.json (verdicts) and gate.png to --out.
+
+Defaults (--threshold 0.15, --alpha 0.01) were calibrated on a 2-core shared VM (README,
+"Regression benchmarks"): no false alarm in 10 gates of identical builds; a 25% slower mpi
+allreduce caught in 10 of 10. Needs python3-scipy and libbenchmark-tools (scripts/setup installs them)."""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+from . import gbench_export, gbench_format
+from .paths import ROOT
+
+COMPARE_PY = "/usr/share/benchmark/compare.py"
+MPIRUN = ["mpirun", "--bind-to", "none", "--oversubscribe"]
+# The suites, each with the Google Benchmark filter the gate uses by default. comm: the mpi and
+# ring backends, plugin and direct, 4 B to 1 MB. Left to scripts/benchmark comm: gloo, whose
+# times on a 2-core VM are the scheduler's (cv 30%+; it raised most false alarms in the
+# calibration), and 16 MB and up, bound by a memory bandwidth other tenants share.
+SUITES = {
+    "comm": ("comm_benchmark", r"^allreduce/(mpi|ring)/.*/(4|256|65536|1048576)/"),
+    "host": ("host_benchmark", ""),
+    "models": ("model_benchmark", ""),
+    "harness": ("harness", ""),
+}
+# Calibrated by scripts/regression_selftest (README, "Regression benchmarks").
+DEFAULT_THRESHOLD = 0.15
+DEFAULT_ALPHA = 0.01
+
+
+def fail(message):
+    print(f"regression: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def run(command, env=None, cwd=ROOT, quiet=True):
+    result = subprocess.run(command, cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE if quiet else None,
+                            stderr=subprocess.STDOUT if quiet else None)
+    if result.returncode != 0:
+        tail = (result.stdout or "")[-3000:]
+        fail(f"{' '.join(command)} exited {result.returncode}\n{tail}")
+    return result.stdout or ""
+
+
+def git(*args):
+    return run(["git", *args]).strip()
+
+
+# --- the two builds ---------------------------------------------------------------------
+
+
+class Side:
+    """One side of the comparison: a source tree, its build folder and its environment."""
+
+    def __init__(self, label, tree, plugin_path=None, extra_env=()):
+        self.label = label
+        self.tree = tree
+        self.build = os.path.join(tree, "build")
+        self.env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        if plugin_path:
+            self.env["HARNESS_PLUGIN_PATH"] = os.path.abspath(plugin_path)
+        for assignment in extra_env:
+            name, _, value = assignment.partition("=")
+            self.env[name] = value
+        self.runs = []  # Google Benchmark iteration runs, all rounds
+
+    def binary(self, name):
+        return os.path.join(self.build, name)
+
+    def has(self, suite):
+        return os.access(self.binary(SUITES[suite][0]), os.X_OK)
+
+
+def checkout(ref):
+    sha = git("rev-parse", "--verify", ref + "^{commit}")
+    tree = os.path.join(ROOT, "build-regression", sha[:12])
+    if not os.path.isdir(tree):
+        git("worktree", "add", "--detach", tree, sha)
+    return sha, tree
+
+
+def build(side):
+    print(f"regression: building {side.label} in {side.build}", flush=True)
+    run([os.path.join(side.tree, "scripts", "build")], cwd=side.tree)
+
+
+# --- one round of one side ----------------------------------------------------------------
+
+
+def gbench_flags(args, out, filter_regex):
+    flags = [f"--benchmark_repetitions={args.repetitions}",
+             f"--benchmark_min_time={args.min_time}",
+             "--benchmark_enable_random_interleaving=true",
+             f"--benchmark_out={out}", "--benchmark_out_format=json", "--benchmark_color=false"]
+    if filter_regex:
+        flags.append(f"--benchmark_filter={filter_regex}")
+    return flags
+
+
+def load_iteration_runs(path):
+    with open(path) as f:
+        document = json.load(f)
+    return [b for b in document.get("benchmarks", [])
+            if b.get("run_type") == "iteration" and not b.get("error_occurred")]
+
+
+def run_suite(side, suite, args, work):
+    out = os.path.join(work, f"{side.label}-{suite}.json")
+    if suite == "harness":
+        results = os.path.join(work, f"{side.label}-results")
+        shutil.rmtree(results, ignore_errors=True)
+        run(MPIRUN + ["-np", "2", side.binary("harness"), os.path.join(ROOT, args.experiment),
+                      "--results-dir", results], env=side.env, cwd=side.tree)
+        folders = [folder for folder, _, files in os.walk(results) if "trials.jsonl" in files]
+        if not folders:
+            fail(f"{side.label}: the harness wrote no results under {results}")
+        gbench_export.write(folders[0], out)
+    else:
+        binary, default_filter = SUITES[suite]
+        command = [side.binary(binary)] + gbench_flags(args, out, args.filter or default_filter)
+        if suite == "comm":
+            command = MPIRUN + ["-np", "2"] + command
+        run(command, env=side.env, cwd=ROOT)
+    return load_iteration_runs(out)
+
+
+# --- the verdict ----------------------------------------------------------------------------
+
+
+def merged_document(side):
+    context = {"date": datetime.datetime.utcnow().isoformat() + "Z", "executable": side.label,
+               "library_build_type": "release"}
+    runs = [dict(r, run_name=r.get("run_name", r["name"])) for r in side.runs]
+    return gbench_format.document(context, runs)
+
+
+def verdicts(comparison, base, candidate, args):
+    """Per benchmark: medians, relative change, p-value and whether it regressed."""
+    times = {}
+    for side in (base, candidate):
+        for r in side.runs:
+            times.setdefault(r["name"], {}).setdefault(side.label, []).append(r["real_time"])
+    out = []
+    for entry in comparison:
+        if entry.get("run_type") != "iteration":
+            continue
+        name = entry["name"]
+        sides = times.get(name, {})
+        if "base" not in sides or "candidate" not in sides:
+            continue
+        base_median = statistics.median(sides["base"])
+        candidate_median = statistics.median(sides["candidate"])
+        change = candidate_median / base_median - 1 if base_median > 0 else 0.0
+        pvalue = (entry.get("utest") or {}).get("time_pvalue")
+        regressed = pvalue is not None and pvalue < args.alpha and change > args.threshold
+        out.append({"name": name, "unit": entry.get("time_unit", ""), "base_median": base_median,
+                    "candidate_median": candidate_median, "change": change, "pvalue": pvalue,
+                    "n_base": len(sides["base"]), "n_candidate": len(sides["candidate"]),
+                    "regressed": regressed})
+    return out
+
+
+def print_table(rows, args):
+    print(f"\n{'benchmark':<64} {'base':>11} {'candidate':>11} {'change':>8} {'p':>7}  verdict")
+    for row in rows:
+        p = "-" if row["pvalue"] is None else f"{row['pvalue']:.4f}"
+        verdict = "SLOWER" if row["regressed"] else (
+            "faster" if row["pvalue"] is not None and row["pvalue"] < args.alpha
+            and row["change"] < -args.threshold else "")
+        print(f"{row['name'][:64]:<64} {row['base_median']:>9.4g}{row['unit']:>2} "
+              f"{row['candidate_median']:>9.4g}{row['unit']:>2} {row['change']:>+7.1%} {p:>7}  "
+              f"{verdict}")
+    print(f"change = candidate median time / base median time - 1 over {rows[0]['n_base']} runs "
+          f"per side; SLOWER: change > {args.threshold:.0%} and U-test p < {args.alpha}"
+          if rows else "no benchmark ran on both sides")
+
+
+def plot(rows, args, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("regression: no matplotlib (scripts/setup --plots); gate.png not drawn",
+              file=sys.stderr)
+        return
+    height = max(3, 0.22 * len(rows) + 1)
+    fig, ax = plt.subplots(figsize=(10, height))
+    names = [r["name"] for r in rows]
+    changes = [r["change"] * 100 for r in rows]
+    colours = ["tab:red" if r["regressed"] else "tab:grey" for r in rows]
+    ax.barh(range(len(rows)), changes, color=colours)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(names, fontsize=6)
+    ax.invert_yaxis()
+    ax.axvline(args.threshold * 100, color="tab:red", linestyle="--", linewidth=1)
+    ax.axvline(0, color="black", linewidth=0.5)
+    ax.set_xlabel("median time change, candidate vs base (%); red: regression "
+                  f"(> {args.threshold:.0%}, p < {args.alpha})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(
+        description="Statistical A/B regression gate (see the module docstring).",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base", nargs="?", default="HEAD~1", help="base commit (default HEAD~1)")
+    parser.add_argument("--candidate", help="candidate commit (default: this working tree)")
+    parser.add_argument("--self", action="store_true",
+                        help="compare this working tree's build with itself (no checkout, no "
+                             "build; the gate's self-test)")
+    parser.add_argument("--candidate-plugin-path",
+                        help="plugin folder searched first by the candidate (gate self-test)")
+    parser.add_argument("--candidate-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="environment for the candidate's runs only (repeatable)")
+    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                        help=f"relative median slowdown that counts (default {DEFAULT_THRESHOLD})")
+    parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA,
+                        help=f"U-test significance level (default {DEFAULT_ALPHA})")
+    parser.add_argument("--rounds", type=int, default=5, help="A/B rounds (default 5)")
+    parser.add_argument("--repetitions", type=int, default=3,
+                        help="Google Benchmark repetitions per round (default 3)")
+    parser.add_argument("--min-time", type=float, default=0.05,
+                        help="Google Benchmark min time per repetition, s (default 0.05)")
+    parser.add_argument("--quick", action="store_true", help="3 rounds (CI)")
+    parser.add_argument("--suites", default="comm,host,models,harness",
+                        help="comma-separated subset of comm,host,models,harness")
+    parser.add_argument("--filter", help="Google Benchmark filter replacing the suites' own")
+    parser.add_argument("--experiment", default="experiments/regression.json")
+    parser.add_argument("--out", help="output folder (default results/regression/<UTC time>)")
+    args = parser.parse_args()
+    if args.quick:
+        args.rounds = 3
+    suites = [s.strip() for s in args.suites.split(",") if s.strip()]
+    unknown = [s for s in suites if s not in SUITES]
+    if unknown:
+        fail(f"--suites: unknown {', '.join(unknown)} (expected {', '.join(SUITES)})")
+    args.suites = suites
+    if args.rounds < 1 or args.repetitions < 1:
+        fail("--rounds and --repetitions need at least 1")
+    stamp = datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
+    # Absolute: the suites run with each side's own tree as working folder.
+    args.out = os.path.abspath(args.out or os.path.join(ROOT, "results", "regression", stamp))
+    return args
+
+
+def prepare_sides(args):
+    if not os.path.isfile(COMPARE_PY):
+        fail(f"{COMPARE_PY} not found: install libbenchmark-tools (scripts/setup)")
+    if args.self:
+        if not os.access(os.path.join(ROOT, "build", "harness"), os.X_OK):
+            fail("--self needs a build in build/ (scripts/build)")
+        print("regression: this build against itself", flush=True)
+        return (Side("base", ROOT),
+                Side("candidate", ROOT, args.candidate_plugin_path, args.candidate_env))
+    base_sha, base_tree = checkout(args.base)
+    base = Side("base", base_tree)
+    if args.candidate:
+        _, candidate_tree = checkout(args.candidate)
+    else:
+        candidate_tree = ROOT
+    candidate = Side("candidate", candidate_tree, args.candidate_plugin_path, args.candidate_env)
+    for side in (base, candidate):
+        build(side)
+    print(f"regression: base {args.base} ({base_sha[:12]}) vs candidate "
+          f"{args.candidate or 'working tree'}", flush=True)
+    return base, candidate
+
+
+def main():
+    args = parse_args()
+    base, candidate = prepare_sides(args)
+    suites = [s for s in args.suites if base.has(s) and candidate.has(s)]
+    for s in args.suites:
+        if s not in suites:
+            print(f"regression: suite {s} skipped: not built on both sides (the base predates it?)")
+    if not suites:
+        print("regression: nothing to compare; the gate passes")
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    work = os.path.join(args.out, "runs")
+    os.makedirs(work, exist_ok=True)
+    for round_index in range(args.rounds):
+        order = (base, candidate) if round_index % 2 == 0 else (candidate, base)
+        for side in order:
+            for suite in suites:
+                side.runs += run_suite(side, suite, args, work)
+        print(f"regression: round {round_index + 1}/{args.rounds} done", flush=True)
+    if args.filter:
+        pattern = re.compile(args.filter)
+        for side in (base, candidate):
+            side.runs = [r for r in side.runs if pattern.search(r["name"])]
+    paths = {}
+    for side in (base, candidate):
+        paths[side.label] = os.path.join(args.out, f"{side.label}.json")
+        with open(paths[side.label], "w") as f:
+            json.dump(merged_document(side), f, indent=1)
+    comparison_path = os.path.join(args.out, "comparison.json")
+    table = run([sys.executable, COMPARE_PY, "-a", "--no-color", "--alpha", str(args.alpha),
+                 "-d", comparison_path, "benchmarks", paths["base"], paths["candidate"]])
+    with open(os.path.join(args.out, "compare.txt"), "w") as f:
+        f.write(table)
+    with open(comparison_path) as f:
+        rows = verdicts(json.load(f), base, candidate, args)
+    print_table(rows, args)
+    regressed = [r["name"] for r in rows if r["regressed"]]
+    with open(os.path.join(args.out, "gate.json"), "w") as f:
+        json.dump({"base": "self" if args.self else args.base,
+                   "candidate": args.candidate or "working tree",
+                   "threshold": args.threshold, "alpha": args.alpha, "rounds": args.rounds,
+                   "repetitions": args.repetitions, "regressed": regressed, "benchmarks": rows},
+                  f, indent=1)
+    plot(rows, args, os.path.join(args.out, "gate.png"))
+    print(f"regression: compare.py's table in {args.out}/compare.txt; verdicts in gate.json")
+    if regressed:
+        print(f"regression: FAIL, slower: {', '.join(regressed)}")
+        return 1
+    print("regression: PASS, no benchmark slower beyond the thresholds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

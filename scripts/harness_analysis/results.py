@@ -1,0 +1,113 @@
+"""The one reader of a results folder: trials.jsonl, meta.json and aggregates.csv.
+
+A truncated last line of trials.jsonl is what a run cut off mid-write leaves; it is dropped
+with a warning, as `harness --resume` drops it (its trial runs again). Any other line that is
+not a JSON record is damage the harness never writes: it is refused, naming file:line.
+Needs only the standard library, so that every tool can read results.
+"""
+import csv
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+
+class ResultsError(Exception):
+    """A results folder that cannot be read as one; the message names the file (and line)."""
+
+
+@dataclass
+class Results:
+    folder: str
+    records: list
+    meta: dict = field(default_factory=dict)
+    aggregates: list = field(default_factory=list)  # rows of aggregates.csv, as dicts
+    warnings: list = field(default_factory=list)
+
+    @property
+    def name(self):
+        experiment = self.meta.get("experiment") or {}
+        return experiment.get("name") or os.path.basename(os.path.dirname(self.folder.rstrip("/")))
+
+
+def _parse_record(text):
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, str(error)
+    if not isinstance(record, dict) or "key" not in record:
+        return None, "not a trial record (a JSON object with a \"key\")"
+    return record, ""
+
+
+def read_trials(path, warnings=None):
+    """The records of a trials.jsonl; see the module's description for damaged lines."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [(number, line.strip()) for number, line in enumerate(f, 1) if line.strip()]
+    records = []
+    for position, (number, line) in enumerate(lines):
+        record, problem = _parse_record(line)
+        if record is not None:
+            records.append(record)
+        elif position == len(lines) - 1:
+            message = f"{path}:{number}: truncated last line dropped (an interrupted write; --resume runs its trial again)"
+            if warnings is not None:
+                warnings.append(message)
+        else:
+            raise ResultsError(f"{path}:{number}: damaged record ({problem}); only the last line may be cut "
+                               "off by an interrupted run, so this file was changed by something else")
+    return records
+
+
+def read_meta(folder):
+    path = os.path.join(folder, "meta.json")
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except json.JSONDecodeError as error:
+        raise ResultsError(f"{path}: not JSON ({error})") from error
+    if not isinstance(meta, dict):
+        raise ResultsError(f"{path}: expected a JSON object")
+    return meta
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def read_aggregates(folder):
+    path = os.path.join(folder, "aggregates.csv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return [{key: _number(value) if key not in ("part", "point", "kind", "backend", "algorithm", "axes",
+                                                    "figure", "estimator") else value
+                 for key, value in row.items()} for row in csv.DictReader(f)]
+
+
+def load(folder):
+    """The folder's results, or ResultsError naming what is wrong with it."""
+    path = os.path.join(folder, "trials.jsonl")
+    if not os.path.isfile(path):
+        raise ResultsError(f"{folder}: no trials.jsonl (expected a results/<name>/<time> folder)")
+    warnings = []
+    records = read_trials(path, warnings)
+    return Results(folder=folder, records=records, meta=read_meta(folder),
+                   aggregates=read_aggregates(folder), warnings=warnings)
+
+
+def load_or_exit(folder, program):
+    """For entry points: the results, with warnings on stderr; exit 2 with the message otherwise."""
+    try:
+        results = load(folder)
+    except (ResultsError, OSError) as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        sys.exit(2)
+    for warning in results.warnings:
+        print(f"{program}: warning: {warning}", file=sys.stderr)
+    return results

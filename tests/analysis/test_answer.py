@@ -1,0 +1,70 @@
+import pandas as pd
+
+from harness_analysis import answer
+from harness_analysis.decisions import size_verdicts
+
+
+def collective(rows):
+    """rows: (backend, bytes, estimate, low, high) at world size 2."""
+    return pd.DataFrame([{"backend": b, "world_size": 2, "point": f"{b}", "bytes": n, "median": m, "lo": lo,
+                          "hi": hi, "oversubscribed": False} for b, n, m, lo, hi in rows])
+
+
+def never_oversubscribed(world):
+    return False
+
+
+def test_a_band_won_at_every_size_names_the_winner_even_when_sizes_spread_widely():
+    # mpi is x2 ahead at each size, but busbw spans three decades across sizes: an interval
+    # pooled over the band would overlap gloo's and read as noise.
+    rows = []
+    for n, bw in ((16 << 10, 0.01), (64 << 10, 0.1), (256 << 10, 1.0), (1 << 20, 10.0)):
+        rows += [("mpi", n, 2 * bw, 1.9 * bw, 2.1 * bw), ("gloo", n, bw, 0.95 * bw, 1.05 * bw)]
+    lines = answer.collective_lines(collective(rows), never_oversubscribed)
+    assert lines == ["allreduce busbw, world 2, 16 KB–1 MB: **mpi**, ×2.00 over gloo (every size outside the noise)"]
+
+
+def test_a_split_band_says_which_sizes_each_backend_wins():
+    rows = [("mpi", 4096 * 4, 2, 1.9, 2.1), ("ring", 4096 * 4, 1, 0.9, 1.1),
+            ("mpi", 1 << 20, 1, 0.9, 1.1), ("ring", 1 << 20, 3, 2.9, 3.1)]
+    [line] = answer.collective_lines(collective(rows), never_oversubscribed)
+    assert "no single winner" in line
+    assert "16 KB: **mpi**, ×2.00 over ring" in line and "1 MB: **ring**, ×3.00 over mpi" in line
+
+
+def test_within_noise_only_where_the_intervals_overlap():
+    rows = [("mpi", 4, 1.0, 0.8, 1.2), ("ring", 4, 0.95, 0.9, 1.0),
+            ("mpi", 16, 1.0, 0.98, 1.02), ("ring", 16, 0.5, 0.45, 0.55)]
+    [line] = answer.collective_lines(collective(rows), never_oversubscribed)
+    assert line == "allreduce busbw, world 2, 4 B–16 B: **mpi**, ×2.00 over ring (within noise at 4 B)"
+
+
+def test_oversubscribed_worlds_are_not_ranked():
+    rows = [("mpi", 4, 2, 1.9, 2.1), ("ring", 4, 1, 0.9, 1.1)]
+    [line] = answer.collective_lines(collective(rows), lambda world: True)
+    assert "not ranked" in line and "oversubscribed" in line and "mpi" not in line
+
+
+def test_verdicts_are_per_size():
+    rows = [("mpi", 4, 2, 1.9, 2.1), ("ring", 4, 1, 0.9, 1.1), ("mpi", 16, 1, 0.9, 1.1), ("ring", 16, 2, 1.9, 2.1)]
+    verdicts = size_verdicts(collective(rows))[2]
+    assert [(v.position, v.best, v.leaders) for v in verdicts] == [(4, "mpi", ["mpi"]), (16, "ring", ["ring"])]
+
+
+def training(rows, oversubscribed=False):
+    return pd.DataFrame([{"backend": b, "world_size": w, "point": f"{b}{w}", "model": "autoencoder", "batch": 32,
+                          "median": m, "lo": lo, "hi": hi, "oversubscribed": oversubscribed}
+                         for b, w, m, lo, hi in rows])
+
+
+def test_training_names_the_fastest_with_its_ratios_and_ties():
+    ok = training([("mpi", 2, 402e3, 398e3, 406e3), ("gloo:ring", 2, 362e3, 355e3, 366e3),
+                   ("ring", 2, 400e3, 390e3, 405e3), ("mpi", 1, 201e3, 200e3, 202e3)])
+    assert answer.training_lines(ok) == [
+        "autoencoder batch 32, world 2: **mpi** 402k samples/s, ×1.11 over gloo:ring; ring within noise of mpi"]
+
+
+def test_training_on_an_oversubscribed_world_is_not_ranked():
+    ok = training([("mpi", 4, 2e5, 1.9e5, 2.1e5), ("gloo", 4, 3e4, 2.9e4, 3.1e4)], oversubscribed=True)
+    [line] = answer.training_lines(ok)
+    assert line.startswith("training, world 4: not ranked")
