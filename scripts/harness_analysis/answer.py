@@ -135,13 +135,11 @@ def training_lines(ok):
         return []
     keys = [k for k in CONFIGURATION if k in ok]
     varied = [k for k in keys if ok[k].astype(str).nunique() > 1]
-    lines, said_oversubscribed = [], set()
+    lines, oversubscribed_worlds = [], set()
     for values, g in ok[ok["world_size"] > 1].groupby(keys + ["world_size"], dropna=False):
         world = int(values[-1])
         if g["oversubscribed"].any():
-            if world not in said_oversubscribed:
-                lines.append(oversubscribed_line("training", world))
-                said_oversubscribed.add(world)
+            oversubscribed_worlds.add(world)
             continue
         v = verdict_of(None, estimates_by_backend(g.drop_duplicates("point")))
         if not v:
@@ -161,7 +159,7 @@ def training_lines(ok):
         if within:
             text += f"; {', '.join(within)} within noise of {v.best}"
         lines.append(text)
-    return lines
+    return lines + [oversubscribed_line("training", world) for world in sorted(oversubscribed_worlds)]
 
 
 def answer_lines(ok, coll, meta_oversubscribed, extra=()):

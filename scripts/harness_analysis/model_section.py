@@ -32,13 +32,13 @@ def usable(fits, holdout):
     return out
 
 
-def fit_table(fits, quality):
+def fit_table(fits, quality, oversubscribed):
     rows = []
     for name, f in fits.items():
         best = f["formulas"][f["best"]]
         params, q = best["params"], best["quality"]
         error, kind, ok = quality[name]
-        rows.append({"backend @ link": name, "worlds": ", ".join(map(str, f["worlds"])),
+        rows.append({"backend @ link": name, "worlds": ", ".join(f"{w} (oversubscribed)" if oversubscribed(w) else str(w) for w in f["worlds"]),
                      "formula": f["best"] if f["formulas_distinguishable"] else "(p=2: all agree)",
                      "alpha": units.duration_s(params["alpha_s"]),
                      "link": units.bandwidth_gbps(params["link_gbps"]) if params["link_gbps"] else "inf",
@@ -96,9 +96,10 @@ def fusion_lines(good_fits, steps, gamma):
             "compute time; without overlap one bucket is always best in this model):", "", markdown_table(table), ""]
 
 
-def section(records, label, gamma=None):
+def section(records, label, gamma=None, oversubscribed=lambda world: False):
     """Markdown, or "" when the records hold no allreduce points at world size > 1. gamma (s
-    per byte reduced) is measured on this host unless given."""
+    per byte reduced) is measured on this host unless given; oversubscribed(world) marks world
+    sizes whose timings measure the scheduler."""
     points, steps = cost_model.points_and_steps(records, label)
     if not points:
         return ""
@@ -114,7 +115,7 @@ def section(records, label, gamma=None):
              f"{units.bandwidth_gbps(1e-9 / gamma)}). A fit is used for advice only when its median relative error "
              f"(held out where a world size could be held out) is within {units.percent(QUALITY_BOUND)}. "
              "`scripts/model` writes the full tables, the curves and predictions at 8-1024 ranks.", "",
-             markdown_table(fit_table(fits, quality)), ""]
+             markdown_table(fit_table(fits, quality, oversubscribed)), ""]
     lines += holdout_lines(errors, worlds)
     if not good:
         lines += ["No fit is good enough for advice: no step time or fusion size is predicted from these points.", ""]

@@ -231,7 +231,8 @@ def build(results, out, machine):
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), statuses.section(run.records),
                 training_section(run), lr_section, collective_section(run), advice.section(run.ok),
-                model_section.section(run.records, results.name, machine.gamma_s_per_byte),
+                model_section.section(run.records, results.name, machine.gamma_s_per_byte,
+                                      lambda world: oversubscribed(run.meta, world)),
                 noise_section(run), method.section(facts), pictures_section(canvas.written),
                 failures_section(run.records)]
     with open(os.path.join(out, "report.md"), "w") as f:
@@ -251,7 +252,11 @@ def main(argv=None):
     warnings.filterwarnings("ignore", "Mean of empty slice")  # a column no trial of a group has
     results = load_or_exit(args.results_dir, "scripts/plot")
     out = args.out or os.path.join(args.results_dir, "plots")
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as error:
+        print(f"scripts/plot: {out}: cannot write the report there ({error.strerror})", file=sys.stderr)
+        return 2
     from .cost_model import measure_gamma
     machine = Machine(1e-9 / args.gamma_gbps if args.gamma_gbps else measure_gamma(),
                       args.memcpy_gbps or method.measure_memcpy_gbps())

@@ -96,3 +96,17 @@ def test_twelve_rules_scored(built):
     method = text[text.index("## Method"):]
     assert all(f"| {n}. " in method for n in range(1, 13))
     assert "20.0 GB/s" in method  # the memcpy bound is shown
+
+
+def test_an_unwritable_output_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    folder = fixture_results.write(str(tmp_path / "run"))
+    assert report.main([folder, "--out", "/proc/no/such/place", "--gamma-gbps", "8", "--memcpy-gbps", "20"]) == 2
+    assert "cannot write the report there" in capsys.readouterr().err
+
+
+def test_a_damaged_meta_json_is_one_line_and_exit_2(tmp_path, capsys):
+    folder = fixture_results.write(str(tmp_path / "run"))
+    (tmp_path / "run" / "meta.json").write_text("{")
+    with pytest.raises(SystemExit) as stop:
+        report.main([folder])
+    assert stop.value.code == 2 and "meta.json: not JSON" in capsys.readouterr().err

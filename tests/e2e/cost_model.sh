@@ -27,8 +27,8 @@ records.append({"kind": "train", "status": "ok", "world_size": 3, "bytes_reduced
                 "step_time_ms": {"comm": ring(3, 1 << 20, 20e-6, 1e-9) * 1e3, "compute": 4.0},
                 "settings": {"backend": "ring", "backend_params": {}, "model": "autoencoder"}})
 with open(os.path.join(d, "trials.jsonl"), "w") as f:
-    for r in records:
-        f.write(json.dumps(r) + "\n")
+    for number, r in enumerate(records):
+        f.write(json.dumps(dict(r, key=f"synthetic{number}")) + "\n")
 json.dump({"experiment": {"name": "synthetic_links"}}, open(os.path.join(d, "meta.json"), "w"))
 PY
 scripts/model "$WORK/r=lab" --gamma-gbps 10 --holdout world=4 --out "$WORK/model" >/dev/null
