@@ -11,7 +11,7 @@ grep -q "\[4/4\] ok" "$WORK/console" || fail "console lacks the last trial's lin
 [ "$(wc -l < "$WORK/console")" -le 7 ] || fail "the console says more than one line per trial"
 grep -qE "^\[1/4\] ok .* [0-9.]+[kM]? \[[0-9.]+[kM]?, [0-9.]+[kM]?\] samples/s" "$WORK/console" ||
   fail "a trial's line lacks its samples/s with their interval"
-grep -q "scripts/plot $dir" "$WORK/console" || fail "the console does not say where the Answer and report come from"
+grep -q "^harness: the Answer and report.md: scripts/plot .*/smoke/" "$WORK/console" || fail "the console does not say where the Answer and report come from"
 py "$dir" <<'PY'
 import json, sys, csv, os
 d = sys.argv[1]
