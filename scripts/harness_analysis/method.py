@@ -123,8 +123,9 @@ def rule_10(f):
 def rule_11(f):
     bounds = []
     if f.memcpy_gbps and not f.coll.empty:
-        bounds.append(f"busbw against one thread's memcpy on this host ({units.bandwidth_gbps(f.memcpy_gbps)}, "
-                      "dashed in busbw_vs_message_size.png)")
+        bounds.append(f"busbw from 16 MB on against one thread's memcpy of 64 MB on this host "
+                      f"({units.bandwidth_gbps(f.memcpy_gbps)}, dashed in busbw_vs_message_size.png; smaller "
+                      "messages are copied from the cache, faster)")
     if not f.ok.empty and 1 in f.worlds(f.ok):
         bounds.append("throughput against N × the best world-size-1 throughput (dashed in "
                       "throughput_vs_world_size.png)")

@@ -14,6 +14,7 @@ from .frames import combine  # noqa: E402
 
 RULE_ORDER = ["none", "linear", "sqrt"]
 OVERSUBSCRIBED = "oversubscribed (more ranks than cores)"
+MEMCPY_BOUND_FROM = 16 << 20  # messages from here on are copied from memory, not from the cache
 
 
 def _outside(box, width, height):
@@ -131,8 +132,11 @@ def plot_busbw(coll, canvas, words, memcpy_gbps=None):
             mark = " (oversubscribed)" if g["oversubscribed"].any() else ""
             canvas.error_bar(ax, stats.index, stats, f"{backend} N={world}{mark}", "busbw", markersize=3,
                              linestyle=":" if mark else "-")
-    if memcpy_gbps:
-        ax.axhline(memcpy_gbps, color="k", ls="--", lw=1, label=f"memcpy, one thread ({units.bandwidth_gbps(memcpy_gbps)})")
+    largest = coll["bytes"].max()
+    if memcpy_gbps and largest >= MEMCPY_BOUND_FROM:
+        # A bound only where messages no longer fit in the cache, as the 64 MB copy does not.
+        ax.hlines(memcpy_gbps, MEMCPY_BOUND_FROM, largest, colors="k", linestyles="--", lw=1,
+                  label=f"memcpy of 64 MB, one thread ({units.bandwidth_gbps(memcpy_gbps)})")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: units.size_bytes(v) if v >= 1 else ""))
