@@ -13,7 +13,7 @@ time grew by more than --threshold AND the U test's p-value is below --alpha; th
 exits 1 naming it, else 0 (2: the gate could not run). Writes base.json, candidate.json,
 comparison.json (compare.py's), gate.json (verdicts) and gate.png to --out.
 
-Defaults (--threshold 0.15, --alpha 0.01) were calibrated on a 2-core shared VM (README,
+Defaults (--threshold 0.15, --alpha 0.01) were calibrated on a 2-core shared VM (docs/benchmarks.md,
 "Regression benchmarks"): no false alarm in 10 gates of identical builds; a 25% slower mpi
 allreduce caught in 10 of 10. Needs python3-scipy and libbenchmark-tools (scripts/setup installs them)."""
 
@@ -42,7 +42,7 @@ SUITES = {
     "models": ("model_benchmark", ""),
     "harness": ("harness", ""),
 }
-# Calibrated by scripts/regression_selftest (README, "Regression benchmarks").
+# Calibrated by scripts/regression_selftest (docs/benchmarks.md, "Regression benchmarks").
 DEFAULT_THRESHOLD = 0.15
 DEFAULT_ALPHA = 0.01
 

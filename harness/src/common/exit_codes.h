@@ -1,4 +1,4 @@
-// The process exit statuses harness promises (README "Exit status"); scripts test them.
+// The process exit statuses harness promises (docs/experiments.md, "Exit status"); scripts test them.
 #pragma once
 
 namespace harness {
