@@ -167,9 +167,11 @@ def answer_lines(ok, coll, meta_oversubscribed, extra=()):
     return collective_lines(coll, meta_oversubscribed) + training_lines(ok) + list(extra)
 
 
+NOTHING_TO_COMPARE = "These results hold no comparison between backends (one backend, or world size 1 only)."
+
+
 def section(lines):
-    body = [f"- {line}" for line in lines] or ["- These results hold no comparison between backends "
-                                               "(one backend, or world size 1 only)."]
+    body = [f"- {line}" for line in lines or [NOTHING_TO_COMPARE]]
     return "\n".join(["## Answer", "",
                       "Fastest backend per question; a ratio is given only where the two intervals do not "
                       "overlap (outside the noise), message sizes are decided one at a time.", ""] + body) + "\n"
@@ -177,4 +179,4 @@ def section(lines):
 
 def console_text(lines):
     """The Answer for the console: the same lines, without Markdown."""
-    return "\n".join(["Answer:"] + [f"  {line.replace('**', '')}" for line in lines])
+    return "\n".join(["Answer:"] + [f"  {line.replace('**', '')}" for line in lines or [NOTHING_TO_COMPARE]])

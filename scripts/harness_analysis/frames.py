@@ -5,7 +5,7 @@ from collections import Counter
 
 import pandas as pd
 
-from .labels import backend_label, get
+from .labels import backend_labeller, get
 
 # Statuses whose timings stand: an inconsistent trial's replicas drifted apart by rounding, its
 # throughput was measured like any other's.
@@ -34,6 +34,7 @@ def oversubscribed(meta, world_size):
 
 
 def train_frame(records, meta=None):
+    backend_label = backend_labeller(records)
     rows = []
     for r in records:
         if r.get("kind", "train") != "train":
@@ -73,6 +74,7 @@ def train_frame(records, meta=None):
 
 
 def collective_frame(records, meta=None):
+    backend_label = backend_labeller(records)
     rows = []
     for r in records:
         if r.get("kind") != "collective" or r.get("status") not in MEASURED:

@@ -10,6 +10,29 @@ def backend_label(record):
     return f"{name}:{algorithm}" if algorithm else name
 
 
+def backend_labeller(records):
+    """A backend_label that also names the backend parameters other than the algorithm which
+    differ between the records of one backend ("gloo:ring receive=busy_poll"), so that
+    configurations of one backend are never taken for one another."""
+    seen = {}
+    for r in records:
+        params = (r.get("settings") or {}).get("backend_params") or {}
+        for key, value in params.items():
+            if key != "algorithm":
+                seen.setdefault((backend_label(r), key), set()).add(json.dumps(value, sort_keys=True))
+    varying = {}
+    for (label, key), values in seen.items():
+        if len(values) > 1:
+            varying.setdefault(label, []).append(key)
+
+    def label_of(record):
+        label = backend_label(record)
+        params = (record.get("settings") or {}).get("backend_params") or {}
+        extra = [f"{key}={params[key]}" for key in sorted(varying.get(label, [])) if key in params]
+        return " ".join([label] + extra)
+    return label_of
+
+
 def axes_label(axes):
     """"batch_size:32/world_size:2": a trial's swept values, sorted, objects as compact JSON."""
     def value(v):

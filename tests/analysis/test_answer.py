@@ -68,3 +68,18 @@ def test_training_on_an_oversubscribed_world_is_not_ranked():
     ok = training([("mpi", 4, 2e5, 1.9e5, 2.1e5), ("gloo", 4, 3e4, 2.9e4, 3.1e4)], oversubscribed=True)
     [line] = answer.training_lines(ok)
     assert line.startswith("training, world 4: not ranked")
+
+
+def test_configurations_of_one_backend_are_told_apart():
+    from harness_analysis.labels import backend_labeller
+
+    def record(receive):
+        return {"settings": {"backend": "gloo", "backend_params": {"algorithm": "ring", "receive": receive}}}
+    label = backend_labeller([record("busy_poll"), record("loop_thread")])
+    assert label(record("busy_poll")) == "gloo:ring receive=busy_poll"
+    same = backend_labeller([record("auto"), record("auto")])
+    assert same(record("auto")) == "gloo:ring"
+
+
+def test_the_console_says_when_there_is_nothing_to_compare():
+    assert "no comparison between backends" in answer.console_text([])
