@@ -64,6 +64,21 @@ TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
   EXPECT_EQ(read(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
 }
 
+TEST(ResultsStore, ResumeDropsValidJsonThatIsNoTrialRecord) {
+  const testing::TempDir temp;
+  const fs::path base = temp.path();
+  std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n"
+                                       << "{\"key\": 12345, \"status\": null}\n"
+                                       << "{\"key\":\"abc\"}\n"
+                                       << "{\"key\":\"c\",\"status\":\"ok\"}\n";
+  std::vector<std::string> warnings;
+  const ResultsStore store = ResultsStore::open(base.string(), &warnings);
+  EXPECT_EQ(store.completed_keys(), (std::set<std::string>{"a", "c"}));
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
+  EXPECT_NE(warnings[1].find("trials.jsonl:3: unreadable record dropped"), std::string::npos);
+}
+
 // points.csv takes its point columns from the one field list, in record order.
 TEST(PointsCsv, OneRowPerPointWithTheFieldListsColumns) {
   const testing::TempDir temp;

@@ -30,6 +30,17 @@ ResultsStore ResultsStore::create(const std::string& base, const std::string& na
   }
 }
 
+namespace {
+
+// What a record needs for --resume to know its trial: a string key and a string status (a line
+// that is valid JSON but not such a record is dropped like a damaged one, never fatal).
+bool is_trial_record(const Json& record) {
+  return !record.is_discarded() && record.is_object() && record.contains("key") &&
+         record["key"].is_string() && record.contains("status") && record["status"].is_string();
+}
+
+}  // namespace
+
 ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::string>* warnings) {
   if (!fs::is_directory(directory))
     throw InputError(directory + ": --resume expects an existing results folder");
@@ -42,7 +53,7 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
     ++number;
     if (line.empty()) continue;
     Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (record.is_discarded() || !record.is_object() || !record.contains("key")) {
+    if (!is_trial_record(record)) {
       warnings->push_back(directory + "/trials.jsonl:" + std::to_string(number) +
                           ": unreadable record dropped (interrupted write?); its trial runs again");
       continue;
