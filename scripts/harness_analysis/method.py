@@ -123,7 +123,7 @@ def rule_10(f):
 def rule_11(f):
     bounds = []
     if f.memcpy_gbps and not f.coll.empty:
-        bounds.append(f"busbw from 16 MB on against one thread's memcpy of 64 MB on this host "
+        bounds.append(f"busbw from 64 MB on against one thread's memcpy of 64 MB on this host "
                       f"({units.bandwidth_gbps(f.memcpy_gbps)}, dashed in busbw_vs_message_size.png; smaller "
                       "messages are copied from the cache, faster)")
     if not f.ok.empty and 1 in f.worlds(f.ok):

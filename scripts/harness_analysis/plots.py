@@ -14,7 +14,7 @@ from .frames import combine  # noqa: E402
 
 RULE_ORDER = ["none", "linear", "sqrt"]
 OVERSUBSCRIBED = "oversubscribed (more ranks than cores)"
-MEMCPY_BOUND_FROM = 16 << 20  # messages from here on are copied from memory, not from the cache
+MEMCPY_BOUND_FROM = 64 << 20  # the copy's own size: smaller messages may come from the cache
 
 
 def _outside(box, width, height):
@@ -135,7 +135,7 @@ def plot_busbw(coll, canvas, words, memcpy_gbps=None):
     largest = coll["bytes"].max()
     if memcpy_gbps and largest >= MEMCPY_BOUND_FROM:
         # A bound only where messages no longer fit in the cache, as the 64 MB copy does not.
-        ax.hlines(memcpy_gbps, MEMCPY_BOUND_FROM, largest, colors="k", linestyles="--", lw=1,
+        ax.hlines(memcpy_gbps, MEMCPY_BOUND_FROM / 2, largest, colors="k", linestyles="--", lw=1,
                   label=f"memcpy of 64 MB, one thread ({units.bandwidth_gbps(memcpy_gbps)})")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
