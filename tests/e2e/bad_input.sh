@@ -49,4 +49,12 @@ expect_error "/sweep/world_size: a trial needs world_size 4" \
   $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --set 'sweep.world_size=[4]'
 [ "$(grep -c 'harness: error' "$WORK/out")" -eq 1 ] || fail "error printed more than once"
 [ ! -e "$WORK/r" ] || fail "a rejected experiment created a results folder"
+# A listing that cannot be written (a full disk) is a failure said on stderr, not exit 0.
+for listing in "--fields" "--list-plugins" "experiments/smoke.json --dry-run"; do
+  status=0
+  # shellcheck disable=SC2086  # the listing's words are separate arguments
+  "$HARNESS" $listing > /dev/full 2> "$WORK/err" || status=$?
+  [ "$status" -eq 1 ] && grep -q "could not write to standard output" "$WORK/err" ||
+    fail "harness $listing to a full disk: exit $status, $(cat "$WORK/err")"
+done
 echo PASS

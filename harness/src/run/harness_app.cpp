@@ -1,7 +1,9 @@
 #include "run/harness_app.h"
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "common/exit_codes.h"
@@ -65,6 +67,15 @@ void validate_on_every_rank(const Experiment& experiment, const std::vector<Tria
   throw InputError(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
 }
 
+// After printing a listing: its exit status. Output lost to a full disk or a closed pipe is a
+// failure said on stderr, never a silent success.
+int listing_written() {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return kExitOk;
+  std::fprintf(stderr, "harness: error: could not write to standard output (%s)\n",
+               std::strerror(errno));
+  return kExitFatal;
+}
+
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
@@ -76,9 +87,9 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   validate_on_every_rank(experiment, trials, plugins, data, cli.dry_run ? INT_MAX : mpi.size(),
                          mpi.rank(), mpi.size());
   if (cli.dry_run) {
-    if (leader)
-      print_trial_table(trials, experiment.adaptive, experiment.estimator, experiment.repetitions);
-    return kExitOk;
+    if (!leader) return kExitOk;
+    print_trial_table(trials, experiment.adaptive, experiment.estimator, experiment.repetitions);
+    return listing_written();
   }
   run_sweep(experiment, trials, plugins, data, sweep_options(cli));
   return kExitOk;
@@ -94,11 +105,11 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
       std::fprintf(stderr, "harness: error: %s\n", e.what());
       return kExitInputError;
     }
-    return kExitOk;
+    return listing_written();
   }
   if (cli.fields) {
     print_field_reference();
-    return kExitOk;
+    return listing_written();
   }
   MpiRuntime mpi(argc, argv);
   try {
