@@ -85,7 +85,7 @@ def winner_phrase(verdicts, winner, measured):
 
 
 def band_line(world, verdicts, measured):
-    span = size_span([v.position for v in verdicts], measured)
+    span = span_of(verdicts, measured)
     bests = [v.best for v in verdicts]
     if len(set(bests)) == 1:
         return f"world {world}, {span}: {winner_phrase(verdicts, bests[0], measured)}"

@@ -1,7 +1,7 @@
 """Which backend is fastest, decided one message size or one sweep point at a time.
 
-At each size (or point) the backends are ranked by their estimates; the leaders are the
-fastest and every backend whose interval overlaps the fastest's (within noise of it). A band
+At each size (or point) the backends are ranked by their estimates, and the fastest is
+compared with each other backend: ahead only where its interval clears the other's. A band
 of sizes is then summarised from these per-size verdicts: never from one interval pooled over
 different sizes, whose spread across sizes would read as noise.
 """
@@ -19,12 +19,6 @@ class Verdict:
     @property
     def best(self):
         return self.ranking[0][0]
-
-    @property
-    def leaders(self):
-        """The fastest and those within noise of it."""
-        top = self.ranking[0][1]
-        return [name for name, e in self.ranking if name == self.best or not top.clears(e)]
 
     def against(self, other):
         """The best against `other` (a Comparison), or None where other was not measured."""

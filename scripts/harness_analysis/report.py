@@ -25,7 +25,8 @@ from .frames import (MEASURED, collective_frame, estimator_words, oversubscribed
                      train_frame)
 from .labels import backend_label, get
 from .results import load_or_exit
-from .tables import markdown_table, verdict, with_interval
+from .decisions import estimates_by_backend, verdict_of
+from .tables import markdown_table, with_interval
 
 PICTURES = ["throughput_vs_world_size.png", "scaling_efficiency.png", "busbw_vs_message_size.png",
             "loss_vs_epoch.png", "loss_vs_step.png", "auroc_vs_world_size.png", "step_time_breakdown.png"]
@@ -115,24 +116,21 @@ def training_section(run):
     return "\n".join(lines) + "\n"
 
 
-def collective_table(run, world, g):
+def collective_table(world, g):
+    """busbw per size and backend, and the size's verdict (decisions.py) against the runner-up."""
     backends = sorted(g["backend"].unique())
     rows = []
     for size, s in g.drop_duplicates(["point", "bytes"]).groupby("bytes"):
+        estimates = estimates_by_backend(s)
         row = {"size": units.size_bytes(size)}
-        ranked = []
         for backend in backends:
-            b = s[s["backend"] == backend]
-            if b.empty:
-                row[backend] = ""
-                continue
-            e = b.iloc[0]
-            row[backend] = with_interval(e["median"], e["lo"], e["hi"], units.bandwidth_gbps)
-            ranked.append((e["median"], backend, e))
-        ranked.sort(key=lambda item: -item[0])
-        if len(ranked) >= 2:
-            row["fastest"] = ranked[0][1]
-            row["vs runner-up"] = verdict(ranked[0][1], ranked[0][2], ranked[1][1], ranked[1][2])
+            e = estimates.get(backend)
+            row[backend] = with_interval(e.value, e.low, e.high, units.bandwidth_gbps) if e else ""
+        v = verdict_of(size, estimates)
+        if v:
+            c = v.against(v.ranking[1][0])
+            row["fastest"] = v.best
+            row["vs runner-up"] = f"{v.best} {units.ratio(c.ratio)}" if c.outside_noise else "within noise"
         rows.append(row)
     note = " (oversubscribed: more ranks than cores; not ranked in the Answer)" if g["oversubscribed"].any() else ""
     return [f"### World size {world}{note}", "", markdown_table(pd.DataFrame(rows))]
@@ -145,7 +143,7 @@ def collective_section(run):
              f"busbw per message size: {run.words['figure']}; the fastest backend is named against the runner-up only "
              f"where their {run.words['bands']} do not overlap.", ""]
     for world, g in run.coll.groupby("world_size"):
-        lines += collective_table(run, world, g)
+        lines += collective_table(world, g)
     wrong = run.coll["wrong"].fillna(0).sum()
     lines += [f"Wrong elements over all points: {int(wrong)}.", ""]
     return "\n".join(lines) + "\n"

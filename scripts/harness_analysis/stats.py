@@ -48,9 +48,3 @@ def quantile(values, q):
     low = int(position)
     high = min(low + 1, len(v) - 1)
     return v[low] + (position - low) * (v[high] - v[low])
-
-
-def harmonic_mean(values):
-    """The mean of rates over equal amounts of work (Hoefler & Belli's rule 3)."""
-    values = [v for v in values if v and v > 0]
-    return len(values) / sum(1 / v for v in values) if values else None
