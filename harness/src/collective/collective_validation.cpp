@@ -1,11 +1,55 @@
 #include "collective/collective_validation.h"
 
+#include <set>
+
 #include "trial/plugin_validation.h"
 
 namespace harness {
+namespace {
+
+std::string element_text(const CollectiveSettings& settings) {
+  return std::string(plugin::dtype_name(settings.dtype)) + " elements (" +
+         std::to_string(plugin::dtype_size(settings.dtype)) + " B each)";
+}
+
+// Explicit sizes are measured as given: a size that is no whole number of elements, or one
+// listed twice, would silently measure another size or the same one again.
+void check_explicit_sizes(const CollectiveSettings& settings, ValidationContext& context) {
+  const std::uint64_t element = plugin::dtype_size(settings.dtype);
+  std::set<std::uint64_t> seen;
+  for (std::size_t i = 0; i < settings.message_bytes.size(); ++i) {
+    const std::uint64_t bytes = settings.message_bytes[i];
+    if (bytes % element != 0)
+      context.add("sizes", "sizes[" + std::to_string(i) + "] = " + std::to_string(bytes) +
+                               " bytes is not a whole number of " + element_text(settings) +
+                               "; give a multiple of " + std::to_string(element));
+    else if (!seen.insert(bytes).second)
+      context.add("sizes", "sizes[" + std::to_string(i) + "] = " + std::to_string(bytes) +
+                               " bytes is listed twice; list each size once");
+  }
+  for (const char* range_field : {"min_bytes", "max_bytes", "step_factor"})
+    if (context.is_given(range_field))
+      context.add(range_field, std::string("not read when sizes is given (sizes replaces "
+                                           "min_bytes, max_bytes and step_factor); remove one"));
+}
+
+void check_range(const CollectiveSettings& settings, ValidationContext& context) {
+  if (!settings.message_bytes.empty()) return;
+  context.add("max_bytes",
+              "no message size from min_bytes = " + std::to_string(settings.min_bytes) +
+                  " to max_bytes = " + std::to_string(settings.max_bytes) +
+                  " (min_bytes rounds up to whole " + element_text(settings) +
+                  "); nothing would be measured");
+}
+
+}  // namespace
 
 void validate_collective_trial(const CollectiveSettings& settings, ValidationContext& context) {
   check_backend(context, settings.backend, settings.backend_params);
+  if (settings.explicit_sizes)
+    check_explicit_sizes(settings, context);
+  else
+    check_range(settings, context);
 }
 
 }  // namespace harness

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/exit_codes.h"
+#include "common/watchdog_resolution.h"
 #include "mpi/mpi_runtime.h"
 
 namespace harness {
@@ -15,10 +16,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kReportTag = 7001;
-constexpr auto kPoll = std::chrono::milliseconds(100);
+constexpr auto kPoll = std::chrono::duration<double>(kWatchdogPollSeconds);
 // How long rank 0 keeps collecting reports after the first, so that every waiting rank has
 // reported before the stuck ones are named.
-constexpr double kGraceSeconds = 2.0;
+constexpr double kGraceSeconds = kWatchdogGraceSeconds;
 
 Watchdog* the_instance = nullptr;
 

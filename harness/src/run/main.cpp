@@ -22,18 +22,23 @@ int main(int argc, char** argv) {
                  "look for plugins here first (repeatable); then $HARNESS_PLUGIN_PATH, then "
                  "plugins/ beside the binary")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_flag("--allow-insecure-plugin-dir", cli.allow_insecure_plugins,
                "load plugins from directories or files other users can write (refused otherwise)");
   app.add_option("--set", cli.overrides,
-                 "override a field: path=value, e.g. settings.epochs=2 (repeatable)")
+                 "override a field: path=value, e.g. settings.epochs=2 or "
+                 "'sweep.optimizer.lr=[0.001,0.01]' (repeatable)")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--resume", cli.resume,
-                 "continue a results folder, running only trials missing from its trials.jsonl");
+  auto* resume = app.add_option(
+      "--resume", cli.resume,
+      "continue a results folder, running only trials missing from its trials.jsonl");
   app.add_flag("--extend", cli.extend,
                "with --resume: add the trials of a changed experiment or --set to the folder "
-               "(refused otherwise)");
+               "(refused otherwise)")
+      ->needs(resume);
   app.add_option("--results-dir", cli.results_dir, "where results/<name>/<time>/ go")
       ->capture_default_str();
   app.add_flag("--dry-run", cli.dry_run, "validate, print the expanded trial table and exit");

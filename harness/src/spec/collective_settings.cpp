@@ -5,13 +5,17 @@
 namespace harness {
 namespace {
 
-// Explicit "sizes", or min_bytes, min_bytes * step_factor, ... up to max_bytes.
-std::vector<std::uint64_t> message_bytes(const Json& s) {
+// Explicit "sizes" as given (validation refuses sizes that are no whole number of elements),
+// or the range: min_bytes rounded up to whole elements, times step_factor, ... up to
+// max_bytes. Empty when the range holds no size (validation says so).
+std::vector<std::uint64_t> message_bytes(const Json& s, std::uint64_t element_bytes) {
   std::vector<std::uint64_t> sizes;
   if (!s.at("sizes").empty()) return s.at("sizes").get<std::vector<std::uint64_t>>();
   const auto max = s.at("max_bytes").get<std::uint64_t>();
   const auto factor = s.at("step_factor").get<std::uint64_t>();
-  for (auto size = s.at("min_bytes").get<std::uint64_t>(); size <= max; size *= factor)
+  const auto min = s.at("min_bytes").get<std::uint64_t>();
+  for (auto size = (min + element_bytes - 1) / element_bytes * element_bytes; size <= max;
+       size *= factor)
     sizes.push_back(size);
   return sizes;
 }
@@ -35,8 +39,11 @@ CollectiveSettings parse_collective_settings(const Json& s) {
   c.world_size = s.at("world_size").get<int>();
   c.backend = s.at("backend").get<std::string>();
   c.backend_params = s.at("backend_params");
-  c.message_bytes = message_bytes(s);
   c.dtype = parse_dtype(s.at("dtype").get<std::string>());
+  c.explicit_sizes = !s.at("sizes").empty();
+  c.message_bytes = message_bytes(s, plugin::dtype_size(c.dtype));
+  c.min_bytes = s.at("min_bytes").get<std::uint64_t>();
+  c.max_bytes = s.at("max_bytes").get<std::uint64_t>();
   c.reduce = s.at("op") == "avg" ? plugin::ReduceOp::kAvg : plugin::ReduceOp::kSum;
   c.warmup_iters = s.at("warmup_iters").get<int>();
   c.iters = s.at("iters").get<int>();

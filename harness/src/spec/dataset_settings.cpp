@@ -34,6 +34,25 @@ const char* dataset_kind_name(DatasetKind kind) {
   return "?";
 }
 
+std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset) {
+  switch (dataset.kind) {
+    case DatasetKind::kSynthetic:
+      return {"rows", "dim", "latent_dim", "contamination", "noise", "anomaly_scale", "seed",
+              "test_fraction"};
+    case DatasetKind::kAnnthyroid: return {"path"};  // its own train and test files
+    case DatasetKind::kCsv:
+      // A separate test file replaces the random split (test_fraction and its seed).
+      if (!dataset.test_path.empty()) return {"path", "test_path", "label_column"};
+      return {"path", "test_path", "label_column", "test_fraction", "seed"};
+    case DatasetKind::kSyntheticSeries:
+      return {"length", "dim",    "events",      "event_length", "noise",        "seed",
+              "window", "stride", "test_stride", "window_label", "test_fraction"};
+    case DatasetKind::kLwsndr:
+      return {"path", "window", "stride", "test_stride", "window_label", "test_fraction"};
+  }
+  return {};
+}
+
 DatasetSettings parse_dataset_settings(const Json& dataset) {
   DatasetSettings d;
   d.kind = parse_kind(dataset.at("kind").get<std::string>());

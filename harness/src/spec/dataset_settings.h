@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/json.h"
 
@@ -45,6 +46,9 @@ struct DatasetSettings {
 };
 
 const char* dataset_kind_name(DatasetKind kind);
+
+// The "dataset" fields (besides kind) that this data set reads; any other is ignored by it.
+std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset);
 
 // From a validated, defaults-filled "dataset" object.
 DatasetSettings parse_dataset_settings(const Json& dataset);

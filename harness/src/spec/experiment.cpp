@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <regex>
 
 #include "common/brief.h"
 #include "common/input_error.h"
+#include "common/watchdog_resolution.h"
 #include "spec/did_you_mean.h"
 #include "spec/json_path.h"
 #include "spec/json_structure.h"
@@ -120,27 +122,75 @@ void validate_sweep_values(const Schema& schema, const std::vector<std::string>&
   }
 }
 
+// True when setting one path sets (part of) the other: the same path, or one inside the other.
+bool paths_overlap(const std::string& a, const std::string& b) {
+  const auto inside = [](const std::string& inner, const std::string& outer) {
+    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+           inner[outer.size()] == '.';
+  };
+  return a == b || inside(a, b) || inside(b, a);
+}
+
+// Two axes setting the same setting would silently let the last one win.
+void check_axis_paths_distinct(const std::string& pointer, const std::vector<std::string>& paths,
+                               std::vector<std::pair<std::string, std::string>>* swept,
+                               ErrorList& errors) {
+  for (const auto& path : paths) {
+    for (const auto& [earlier, where] : *swept)
+      if (paths_overlap(path, earlier))
+        errors.add(pointer + ": \"" + brief(path) + "\" is already swept " +
+                   (where == pointer ? "earlier in this axis" : "by " + where) +
+                   (path == earlier ? "" : " (\"" + brief(earlier) + "\")") +
+                   "; a setting can be swept by one axis only (zip paths as \"a,b\" to vary "
+                   "them together)");
+    swept->emplace_back(path, pointer);
+  }
+}
+
+// "sweep": {"optimizer": {"lr": [...]}} instead of {"optimizer.lr": [...]}.
+std::string nested_sweep_hint(const std::string& key, const Json& value) {
+  if (!value.is_object() || value.size() != 1) return "";
+  const std::string inner = key + "." + value.begin().key();
+  return "; a sweep key is a whole settings path: \"" + brief(inner) +
+         "\": [...] (on the command line: --set 'sweep." + brief(inner) + "=[...]')";
+}
+
 void validate_sweep(const Schema& schema, const Json& sweep, const std::string& prefix,
                     ErrorList& errors) {
   std::vector<std::string> known;
   for (const auto& spec : schema) known.push_back(spec.path);
+  std::vector<std::pair<std::string, std::string>> swept;  // path -> the axis sweeping it
   for (const auto& axis : sweep.items()) {
     const std::string pointer = prefix + "/sweep/" + axis.key();
     const auto paths = axis_paths(axis.key());
     bool paths_ok = true;
     for (const auto& path : paths)
       if (!schema_has_path(schema, path)) {
-        errors.add(pointer + ": unknown settings path \"" + path + "\"" +
+        errors.add(pointer + ": unknown settings path \"" + brief(path) + "\"" +
                    did_you_mean(path, known));
         paths_ok = false;
       }
     if (!paths_ok) continue;
+    check_axis_paths_distinct(pointer, paths, &swept, errors);
     if (!axis.value().is_array() || axis.value().empty()) {
-      errors.add(pointer + ": expected a non-empty array of values, got " + brief(axis.value()));
+      errors.add(pointer + ": expected a non-empty array of values, got " + brief(axis.value()) +
+                 nested_sweep_hint(axis.key(), axis.value()));
       continue;
     }
     validate_sweep_values(schema, paths, axis.value(), pointer, errors);
   }
+}
+
+// Part names tell parts apart in records, reports and --resume.
+void check_part_names_distinct(const Experiment& experiment, ErrorList& errors) {
+  for (std::size_t i = 0; i < experiment.parts.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (experiment.parts[i].name == experiment.parts[j].name) {
+        errors.add(experiment.parts[i].pointer + "/name: \"" + brief(experiment.parts[i].name) +
+                   "\" is also the name of " + experiment.parts[j].pointer +
+                   "; every part needs its own name");
+        break;
+      }
 }
 
 void validate_part(const ExperimentPart& part, ErrorList& errors) {
@@ -170,7 +220,20 @@ void apply_override(Json& document, const std::string& assignment, ErrorList& er
     return;
   }
   const std::string path = assignment.substr(0, equals);
-  if (!set_path(document, path, parse_loose_value(assignment.substr(equals + 1))))
+  Json value = parse_loose_value(assignment.substr(equals + 1));
+  // A sweep key is a whole settings path ("optimizer.lr"), so sweep.optimizer.lr names the
+  // key "optimizer.lr" inside "sweep", not a nested object.
+  const std::string sweep_prefix = "sweep.";
+  if (path.rfind(sweep_prefix, 0) == 0 && path.size() > sweep_prefix.size()) {
+    Json& sweep = document["sweep"];
+    if (sweep.is_null()) sweep = Json::object();
+    if (sweep.is_object())
+      sweep[path.substr(sweep_prefix.size())] = std::move(value);
+    else
+      errors.add("--set " + brief(assignment) + ": \"sweep\" is not an object");
+    return;
+  }
+  if (!set_path(document, path, std::move(value)))
     errors.add("--set " + brief(assignment) + ": \"" + brief(path) +
                "\" runs through a value that is not an object");
 }
@@ -269,10 +332,31 @@ void check_estimator(const Experiment& experiment, ErrorList& errors) {
                std::to_string(most));
 }
 
+// It names a folder: portable characters, and short enough for any file system.
 void check_name(const std::string& name, ErrorList& errors) {
+  constexpr std::size_t kMostCharacters = 100;
   if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
-    errors.add("/name: expected letters, digits, '.', '_' or '-' (it names a folder), got \"" +
-               name + "\"");
+    errors.add("/name: expected letters, digits, '.', '_' or '-', not starting with '.' (it "
+               "names a folder), got " + brief(Json(name)));
+  else if (name.size() > kMostCharacters)
+    errors.add("/name: at most " + std::to_string(kMostCharacters) +
+               " characters (it names a folder), got " + std::to_string(name.size()));
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", seconds);
+  return text;
+}
+
+// The watchdog cannot tell a call that is merely slower than its resolution from a hang.
+void check_timeout(double timeout_s, ErrorList& errors) {
+  if (timeout_s > 0 && timeout_s < kWatchdogShortestTimeoutSeconds)
+    errors.add("/timeout_s: 0 (off) or at least " + seconds_text(kWatchdogShortestTimeoutSeconds) +
+               ", got " + seconds_text(timeout_s) + ": the watchdog looks every " +
+               seconds_text(kWatchdogPollSeconds) + " and names a hang up to " +
+               seconds_text(kWatchdogGraceSeconds + 2 * kWatchdogPollSeconds) +
+               " after timeout_s, so it cannot time shorter waits");
 }
 
 TrialOrder parse_trial_order(const std::string& name) {
@@ -316,6 +400,8 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);
   check_name(experiment.name, errors);
+  check_part_names_distinct(experiment, errors);
+  check_timeout(experiment.timeout_s, errors);
   check_adaptive(experiment, errors);
   check_estimator(experiment, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);

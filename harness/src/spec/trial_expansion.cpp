@@ -1,9 +1,12 @@
 #include "spec/trial_expansion.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
+#include "common/brief.h"
 #include "common/hashing.h"
+#include "common/input_error.h"
 #include "common/random.h"
 #include "spec/json_path.h"
 #include "spec/schema.h"
@@ -22,14 +25,31 @@ void apply_setting(Json& settings, const std::string& path, const Json& value) {
     set_path(settings, path, value);
 }
 
-// Sweep point `point` (an odometer over the axes, the last varying fastest) applied to
-// `settings`; returns the swept values for display.
-Json apply_point(const Axes& axes, std::size_t point, Json* settings) {
+// Sweep point `point` as an odometer over the axes, the last varying fastest: which value of
+// each axis it takes.
+std::vector<std::size_t> point_digits(const Axes& axes, std::size_t point) {
   std::vector<std::size_t> digits(axes.size());
   for (std::size_t a = axes.size(); a-- > 0;) {
     digits[a] = point % axes[a].second.size();
     point /= axes[a].second.size();
   }
+  return digits;
+}
+
+// "/parts/1/sweep/batch_size/0, /parts/1/sweep/epochs/2": the values a point takes, by place.
+std::string point_origin(const ExperimentPart& part, const Axes& axes,
+                         const std::vector<std::size_t>& digits) {
+  std::string origin;
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    origin += (origin.empty() ? "" : ", ") + part.pointer + "/sweep/" + brief(axes[a].first, 40) +
+              "/" + std::to_string(digits[a]);
+  return origin.empty() ? (part.pointer.empty() ? "/settings" : part.pointer + "/settings")
+                        : origin;
+}
+
+// Sweep point `point` applied to `settings`; returns the swept values for display.
+Json apply_point(const Axes& axes, std::size_t point, Json* settings) {
+  const std::vector<std::size_t> digits = point_digits(axes, point);
   Json shown = Json::object();
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const Json& value = axes[a].second[digits[a]];
@@ -72,7 +92,11 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
   for (std::size_t point = 0; point < points; ++point) {
     Json settings = base;
     const Json shown = apply_point(axes, point, &settings);
+    Json given = part.settings;
+    apply_point(axes, point, &given);
     Trial trial;
+    trial.given = given;
+    trial.origin = point_origin(part, axes, point_digits(axes, point));
     trial.kind = part.kind;
     trial.part = part.name;
     trial.part_index = part_index;
@@ -87,11 +111,26 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
   }
 }
 
+// Identical trials share a key, and --resume would take one's record for the other's.
+void check_trials_distinct(const Experiment& experiment, const std::vector<Trial>& trials) {
+  std::map<std::string, const Trial*> first_with_key;
+  ErrorList errors;
+  for (const auto& trial : trials) {
+    const auto [it, fresh] = first_with_key.emplace(trial.key, &trial);
+    if (fresh || trial.repetition != 0) continue;  // each repetition repeats the clash
+    errors.add(trial.origin + ": the same trial as " + it->second->origin +
+               " (same kind and settings): a sweep point runs once per repetition, so list "
+               "each configuration once and use repetitions to run it again");
+  }
+  errors.throw_if_any(experiment.source);
+}
+
 }  // namespace
 
 std::vector<Trial> expand_trials(const Experiment& experiment) {
   std::vector<Trial> trials;
   for (std::size_t p = 0; p < experiment.parts.size(); ++p) expand_part(experiment, p, &trials);
+  check_trials_distinct(experiment, trials);
   order_trials(experiment.order, experiment.seed, &trials);
   return trials;
 }

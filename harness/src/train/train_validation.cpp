@@ -66,9 +66,36 @@ void check_compression(const TrainSettings& settings, const PluginHandle& backen
                                  plugin::dtype_name(wire));
 }
 
+// "a, b and c".
+std::string join_words(const std::vector<std::string>& words) {
+  std::string text;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    text += (i == 0 ? "" : (i + 1 == words.size() ? " and " : ", ")) + words[i];
+  return text;
+}
+
+// A setting the trial's choices do not read would be silently ignored: the data set kind's
+// fields, and sgd's momentum.
+void check_settings_read(const TrainSettings& settings, ValidationContext& context) {
+  const Json* dataset = find_path(context.given, "dataset");
+  const auto read = dataset_fields_read(settings.dataset);
+  const std::string kind = dataset_kind_name(settings.dataset.kind);
+  if (dataset && dataset->is_object())
+    for (const auto& field : dataset->items())
+      if (field.key() != "kind" && std::find(read.begin(), read.end(), field.key()) == read.end())
+        context.add("dataset." + field.key(),
+                    "data set kind \"" + kind + "\"" +
+                        (settings.dataset.kind == DatasetKind::kCsv ? " with a test_path" : "") +
+                        " does not read it (it reads " + join_words(read) + "); remove it");
+  if (context.is_given("optimizer.momentum") && settings.optimizer.kind != OptimizerKind::kSgd)
+    context.add("optimizer.momentum",
+                "only optimizer sgd reads it, and this trial's optimizer is adam; remove it");
+}
+
 }  // namespace
 
 void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
+  check_settings_read(settings, context);
   const PluginHandle* backend = check_backend(context, settings.backend, settings.backend_params);
   if (backend) check_compression(settings, *backend, context);
   const PluginHandle* model =

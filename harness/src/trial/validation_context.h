@@ -7,6 +7,7 @@
 
 #include "common/input_error.h"
 #include "spec/experiment.h"
+#include "spec/json_path.h"
 #include "spec/setting_pointer.h"
 
 namespace harness {
@@ -20,6 +21,10 @@ struct ValidationContext {
   DataCache& data;
   ErrorList& errors;
   std::set<std::string>& seen;  // configurations already checked in this experiment
+  const Json& given;             // the trial's settings as the file gives them, no defaults
+
+  // Whether the file (or the sweep point) sets dotted `field` itself.
+  bool is_given(const std::string& field) const { return find_path(given, field) != nullptr; }
 
   // A problem with the setting at dotted `field`, named by its pointer in the file.
   void add(const std::string& field, const std::string& message) {
