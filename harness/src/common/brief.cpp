@@ -1,10 +1,48 @@
 #include "common/brief.h"
 
+#include <cstdio>
+
 namespace harness {
+namespace {
+
+// \x1b for ESC: a control character echoed raw would colour the terminal, move the cursor or
+// (NUL) cut the message short.
+std::string escaped(unsigned char c) {
+  char text[8];
+  std::snprintf(text, sizeof text, "\\x%02x", c);
+  return text;
+}
+
+bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+// Does not end inside a UTF-8 sequence: backs off continuation bytes.
+std::size_t utf8_cut(const std::string& text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+    --at;
+  return at;
+}
+
+}  // namespace
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += is_control(byte) && c != '\n' ? escaped(byte) : std::string(1, c);
+  }
+  return out;
+}
 
 std::string brief(const std::string& text, std::size_t max_chars) {
-  if (text.size() <= max_chars) return text;
-  return text.substr(0, max_chars) + "... (" + std::to_string(text.size()) + " characters)";
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    shown += is_control(byte) ? escaped(byte) : std::string(1, c);
+  }
+  if (shown.size() <= max_chars) return shown;
+  return shown.substr(0, utf8_cut(shown, max_chars)) + "... (" + std::to_string(text.size()) +
+         " characters)";
 }
 
 std::string brief(const Json& value, std::size_t max_chars) {

@@ -8,9 +8,12 @@
 
 namespace harness {
 
-// text itself when at most max_chars long, else its head, "..." and the full length.
+// text itself when at most max_chars long, else its head, "..." and the full length; control
+// characters are escaped (\x1b), never echoed.
 std::string brief(const std::string& text, std::size_t max_chars = 80);
 // The value as compact JSON, cut the same way.
 std::string brief(const Json& value, std::size_t max_chars = 80);
+// A whole message for the terminal: control characters but newlines escaped, nothing cut.
+std::string printable(const std::string& text);
 
 }  // namespace harness

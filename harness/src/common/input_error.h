@@ -6,11 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "common/brief.h"
+
 namespace harness {
 
+// Its message echoes what the user gave, so control characters are escaped here, once for all
+// (a NUL would end what() early, an escape sequence would colour the terminal).
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+  explicit InputError(const std::string& message) : std::runtime_error(printable(message)) {}
 };
 
 // Bad input found below the experiment layer (a data file, a data set too short for its

@@ -65,6 +65,8 @@ DataSplit load_annthyroid(const DatasetSettings& dataset) {
 }
 
 DataSplit load_csv_split(const DatasetSettings& dataset) {
+  if (dataset.path.empty())
+    throw SettingError("dataset.path", "data set kind \"csv\" needs the path of its CSV file");
   DataSplit split;
   if (dataset.test_path.empty()) {
     split_rows(load_csv(dataset.path, dataset.label_column), dataset.test_fraction, dataset.seed,

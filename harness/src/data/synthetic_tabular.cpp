@@ -12,6 +12,7 @@
 namespace harness {
 
 void check_synthetic_tabular(const DatasetSettings& dataset) {
+  held_out_rows(dataset.rows, dataset.test_fraction);
   if (dataset.latent_dim >= dataset.dim)
     throw SettingError("dataset.latent_dim", "expected less than dim (" +
                                                  std::to_string(dataset.dim) + "), got " +

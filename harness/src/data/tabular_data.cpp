@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "common/input_error.h"
 #include "common/random.h"
 
 namespace harness {
@@ -36,13 +37,24 @@ TabularData TabularData::normal_rows() const {
   return select(normal);
 }
 
+std::size_t held_out_rows(std::size_t rows, double test_fraction) {
+  const auto test_rows = static_cast<std::size_t>(std::llround(test_fraction * double(rows)));
+  if (test_rows == 0 || test_rows == rows)
+    throw SettingError("dataset.test_fraction",
+                       "holding out " + std::to_string(test_fraction) + " of " +
+                           std::to_string(rows) + " rows leaves " +
+                           (test_rows == 0 ? "no test row" : "no training row") +
+                           "; both parts need rows");
+  return test_rows;
+}
+
 void split_rows(const TabularData& all, double test_fraction, std::uint64_t seed,
                 TabularData* train, TabularData* test) {
   std::vector<std::size_t> order(all.rows());
   std::iota(order.begin(), order.end(), 0);
   SplitMix64 rng(seed ^ 0x5eed5011755ULL);
   for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-  const auto test_rows = static_cast<std::size_t>(std::llround(test_fraction * all.rows()));
+  const std::size_t test_rows = held_out_rows(all.rows(), test_fraction);
   *test = all.select({order.begin(), order.begin() + test_rows});
   *train = all.select({order.begin() + test_rows, order.end()});
 }

@@ -23,7 +23,11 @@ struct TabularData {
   TabularData normal_rows() const;
 };
 
-// Splits rows into train/test with a seeded shuffle; test gets round(fraction * rows) rows.
+// round(test_fraction * rows), the rows a split holds out; a SettingError naming
+// dataset.test_fraction when that leaves either part without rows.
+std::size_t held_out_rows(std::size_t rows, double test_fraction);
+
+// Splits rows into train/test with a seeded shuffle; test gets held_out_rows(...) rows.
 void split_rows(const TabularData& all, double test_fraction, std::uint64_t seed,
                 TabularData* train, TabularData* test);
 

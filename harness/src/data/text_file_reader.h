@@ -7,9 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "common/brief.h"
 #include "common/input_error.h"
 
 namespace harness {
+
+// [+-]digits[.digits][e[+-]digits] (or .digits): what data files hold; strtod would also
+// take 0x10 as 16, "inf" and "nan".
+bool is_decimal_number(const std::string& token);
 
 class TextFileReader {
  public:
@@ -47,18 +52,19 @@ class TextFileReader {
     return static_cast<std::size_t>(value);
   }
 
-  // Parses a number or fails naming the token and its column.
+  // Parses a decimal number (no hexadecimal, infinity or NaN) or fails naming the token and
+  // its column.
   float number(const std::string& token, std::size_t column) const {
-    std::size_t used = 0;
     float value = 0;
-    try {
-      value = std::stof(token, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    while (used < token.size() && (token[used] == ' ' || token[used] == '\t')) ++used;
-    if (used == 0 || used != token.size() || !std::isfinite(value))
-      fail("column " + std::to_string(column + 1) + ": \"" + token + "\" is not a number");
+    bool parsed = is_decimal_number(token);
+    if (parsed) try {
+        value = std::stof(token);
+      } catch (const std::exception&) {
+        parsed = false;
+      }
+    if (!parsed || !std::isfinite(value))
+      fail("column " + std::to_string(column + 1) + ": \"" + brief(token) +
+           "\" is not a decimal number");
     return value;
   }
 

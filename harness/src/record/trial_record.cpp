@@ -1,5 +1,7 @@
 #include "record/trial_record.h"
 
+#include "common/failure_text.h"
+
 namespace harness {
 
 Json new_trial_record(const Trial& trial, int world_size) {
@@ -21,7 +23,7 @@ Json new_trial_record(const Trial& trial, int world_size) {
 Json finish_record(Json record, TrialStatus status, const std::string& reason,
                    std::chrono::steady_clock::time_point started) {
   record["status"] = trial_status_name(status);
-  record["reason"] = reason;
+  record["reason"] = failure_text(reason);  // one line, whatever the exception carried
   record["wall_time_s"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return record;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/brief.h"
 #include "common/exit_codes.h"
 #include "common/input_error.h"
 #include "data/data_cache.h"
@@ -42,10 +43,10 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
       PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), {cli.allow_insecure_plugins});
   if (!leader) return plugins;
   for (const auto& warning : plugins.warnings())
-    std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
+    std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
   if (cli.verbose)
     for (const auto& problem : plugins.problems())
-      std::fprintf(stderr, "harness: plugin not loaded: %s\n", problem.c_str());
+      std::fprintf(stderr, "harness: plugin not loaded: %s\n", printable(problem).c_str());
   return plugins;
 }
 
@@ -102,7 +103,7 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
     try {
       print_plugins(load_plugins(cli, /*leader=*/true));
     } catch (const InputError& e) {
-      std::fprintf(stderr, "harness: error: %s\n", e.what());
+      std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
       return kExitInputError;
     }
     return listing_written();
@@ -115,10 +116,10 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   try {
     return run_experiment(cli, mpi);
   } catch (const InputError& e) {
-    if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", e.what());
+    if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
     return kExitInputError;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "harness: rank %d: fatal: %s\n", mpi.rank(), e.what());
+    std::fprintf(stderr, "harness: rank %d: fatal: %s\n", mpi.rank(), printable(e.what()).c_str());
     MPI_Abort(MPI_COMM_WORLD, kExitFatal);
     return kExitFatal;
   }

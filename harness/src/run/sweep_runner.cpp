@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/brief.h"
 #include "common/utc_time.h"
 #include "mpi/mpi_check.h"
 #include "mpi/string_broadcast.h"
@@ -49,7 +50,8 @@ std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOp
       options.resume_directory.empty() ? ResultsStore::create(options.results_base, experiment.name)
                                        : ResultsStore::open(options.resume_directory, &warnings),
       {}});
-  for (const auto& w : warnings) std::fprintf(stderr, "harness: warning: %s\n", w.c_str());
+  for (const auto& w : warnings)
+    std::fprintf(stderr, "harness: warning: %s\n", printable(w).c_str());
   leader->sinks.push_back(std::make_unique<SummaryCsv>(leader->store.directory()));
   leader->sinks.push_back(std::make_unique<PointsCsv>(leader->store.directory()));
   leader->sinks.push_back(

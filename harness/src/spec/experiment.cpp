@@ -65,7 +65,8 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "starts once it is spent"},
       {"timeout_s", T::kNumber, 300.0, 0, 1e7, false, {},
        "watchdog: a rank that has not finished a collective, barrier or training step after "
-       "this many seconds is named, the trial recorded hung and the job ended (0: off)"},
+       "this many seconds is named, the trial recorded hung and the job ended (0: off; at "
+       "least 1: the watchdog looks every 0.1 s and names a hang within about 2 s more)"},
       {"max_trials", T::kInteger, 100000, 1, 1e12, false, {},
        "refuse experiments that expand to more trials than this (a typo in a sweep can make "
        "billions)"},

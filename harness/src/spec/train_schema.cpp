@@ -73,8 +73,8 @@ const Schema& train_settings_schema() {
       {"epochs", T::kInteger, 5, 1, 1e7, false, {}, "passes over the training shard"},
       {"max_steps", T::kInteger, 0, 0, 1e12, false, {},
        "stop after this many steps (0: no limit)"},
-      {"warmup_steps", T::kInteger, 5, 0, 1e12, false, {},
-       "untimed steps opening the timing phase (not an lr warm-up)"},
+      {"warmup_steps", T::kInteger, 5, 0, 1e9, false, {},
+       "untimed steps opening the timing phase (not an lr warm-up); at most max_timing_steps"},
       {"divergence_factor", T::kNumber, 1000.0, 0, inf, false, {},
        "the trial is diverged when the global loss exceeds this many times the first step's "
        "(0: only NaN or infinite loss counts)"},

@@ -15,6 +15,7 @@
 #include "train/replica_check.h"
 #include "train/step_timeline.h"
 #include "train/step_timing.h"
+#include "train/thread_pool_start.h"
 #include "train/train_loop.h"
 #include "train/training_setup.h"
 #include "trial/backend_join.h"
@@ -146,7 +147,8 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
                      const TrialContext& context) {
   const auto started = Clock::now();
   Json record = new_trial_record(trial, context.size);
-  torch::set_num_threads(settings.threads);
+  if (const GroupProblem pool = start_thread_pool(settings.threads, context); pool.any())
+    return finish_record(record, pool.status, pool.reason, started);
   // Training reduces fp32 gradients, or the compressed type.
   const JoinedBackend backend =
       join_backend(context, settings.backend, settings.backend_params,

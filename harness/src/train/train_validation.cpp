@@ -85,17 +85,30 @@ void check_settings_read(const TrainSettings& settings, ValidationContext& conte
       if (field.key() != "kind" && std::find(read.begin(), read.end(), field.key()) == read.end())
         context.add("dataset." + field.key(),
                     "data set kind \"" + kind + "\"" +
-                        (settings.dataset.kind == DatasetKind::kCsv ? " with a test_path" : "") +
+                        (settings.dataset.kind == DatasetKind::kCsv && !settings.dataset.test_path.empty()
+                             ? " with a test_path"
+                             : "") +
                         " does not read it (it reads " + join_words(read) + "); remove it");
   if (context.is_given("optimizer.momentum") && settings.optimizer.kind != OptimizerKind::kSgd)
     context.add("optimizer.momentum",
                 "only optimizer sgd reads it, and this trial's optimizer is adam; remove it");
 }
 
+// The untimed steps opening the timing phase are not bounded by max_steps (training's) or
+// min_time_s; more of them than the phase may time is a mistake that would run for hours.
+void check_warmup_steps(const TrainSettings& settings, ValidationContext& context) {
+  if (settings.warmup_steps > settings.max_timing_steps)
+    context.add("warmup_steps", "expected at most max_timing_steps (" +
+                                    std::to_string(settings.max_timing_steps) +
+                                    ", the most steps the timing phase times), got " +
+                                    std::to_string(settings.warmup_steps));
+}
+
 }  // namespace
 
 void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
   check_settings_read(settings, context);
+  check_warmup_steps(settings, context);
   const PluginHandle* backend = check_backend(context, settings.backend, settings.backend_params);
   if (backend) check_compression(settings, *backend, context);
   const PluginHandle* model =

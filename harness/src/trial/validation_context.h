@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "common/failure_text.h"
 #include "common/input_error.h"
 #include "spec/experiment.h"
 #include "spec/json_path.h"
@@ -33,8 +34,10 @@ struct ValidationContext {
   void add(const SettingError& error) { add(error.field(), error.what()); }
   // A plugin's message about its parameters, which starts with a pointer inside the
   // parameter object ("/hidden: expected ...").
+  // Any other message (LibTorch's, when building the model fails) follows a colon.
   void add_inside(const std::string& field, const std::string& plugin_message) {
-    errors.add(setting_pointer(part, field) + plugin_message);
+    const std::string text = failure_text(plugin_message);
+    errors.add(setting_pointer(part, field) + (text.rfind('/', 0) == 0 ? "" : ": ") + text);
   }
 
   // True the first time `configuration` is seen: sweeps repeat configurations (repetitions,
