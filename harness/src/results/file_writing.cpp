@@ -6,40 +6,59 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <stdexcept>
 
 namespace harness {
 namespace {
+
+[[noreturn]] void fail(const std::string& path, const char* what, int error) {
+  throw ResultsWriteError(path + ": " + what + ": " + std::strerror(error));
+}
 
 void write_all(int fd, const std::string& text, const std::string& path) {
   std::size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+    if (n < 0) fail(path, "write failed", errno);
     written += static_cast<std::size_t>(n);
   }
 }
 
-void write_and_sync(const std::string& path, int flags, const std::string& text) {
+// A full disk can show only at fsync or close (delayed allocation), so both are checked.
+// Messages name `shown`, the file the user knows (not its temporary).
+void write_and_sync(const std::string& path, int flags, const std::string& text,
+                    const std::string& shown) {
   const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
-  write_all(fd, text, path);
-  ::fsync(fd);
-  ::close(fd);
+  if (fd < 0) fail(shown, "cannot open for writing", errno);
+  try {
+    write_all(fd, text, shown);
+    if (::fsync(fd) != 0) fail(shown, "write failed", errno);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) fail(shown, "write failed", errno);
 }
 
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";
-  write_and_sync(temporary, O_TRUNC, text);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(errno));
+  try {
+    write_and_sync(temporary, O_TRUNC, text, path);
+  } catch (const ResultsWriteError&) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    fail(path, "cannot rename into place", error);
+  }
 }
 
 void append_durably(const std::string& path, const std::string& text) {
-  write_and_sync(path, O_APPEND, text);
+  write_and_sync(path, O_APPEND, text, path);
 }
 
 std::string csv_cell(const Json& value) {

@@ -24,6 +24,7 @@ ResultsStore ResultsStore::create(const std::string& base, const std::string& na
     if (fs::create_directory(candidate, error)) {
       ResultsStore store;
       store.directory_ = candidate.string();
+      store.lock_ = FolderLock::acquire(store.directory_);
       return store;
     }
     if (error) throw InputError(candidate.string() + ": cannot create: " + error.message());
@@ -42,13 +43,21 @@ bool is_trial_record(const Json& record) {
 }  // namespace
 
 ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::string>* warnings) {
-  if (!fs::is_directory(directory))
+  std::error_code error;
+  if (!fs::is_directory(directory, error))
     throw InputError(directory + ": --resume expects an existing results folder");
+  if (!fs::exists(fs::path(directory) / "trials.jsonl", error) &&
+      !fs::exists(fs::path(directory) / "meta.json", error))
+    throw InputError(directory +
+                     ": not a results folder (it has neither trials.jsonl nor meta.json); "
+                     "--resume continues a folder a harness run made");
   ResultsStore store;
   store.directory_ = directory;
+  store.lock_ = FolderLock::acquire(directory);
   std::ifstream file(fs::path(directory) / "trials.jsonl");
   std::string line;
   std::size_t number = 0;
+  bool dropped = false;
   while (std::getline(file, line)) {
     ++number;
     if (line.empty()) continue;
@@ -56,10 +65,12 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
     if (!is_trial_record(record)) {
       warnings->push_back(directory + "/trials.jsonl:" + std::to_string(number) +
                           ": unreadable record dropped (interrupted write?); its trial runs again");
+      dropped = true;
       continue;
     }
     store.records_.push_back(std::move(record));
   }
+  if (!dropped) return store;
   // Rewrite without the dropped lines so the file stays valid JSON Lines.
   std::string text;
   for (const auto& record : store.records_) text += record.dump() + "\n";

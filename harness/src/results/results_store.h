@@ -1,6 +1,7 @@
 // The results folder: results/<name>/<UTC time>/ with trials.jsonl (one record per finished
 // trial, fsynced as it is written; the source of truth that --resume reads) and meta.json.
-// Other files are sinks' (summary.csv, points.csv). Only rank 0 touches it.
+// Other files are sinks' (summary.csv, points.csv). Only rank 0 touches it, and only one job at
+// a time: the store holds the folder's lock (folder_lock.h) for its lifetime.
 #pragma once
 
 #include <set>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "results/folder_lock.h"
 
 namespace harness {
 
@@ -16,7 +18,8 @@ class ResultsStore {
   // A new folder under base/name/; adds a suffix if two runs start in the same second.
   static ResultsStore create(const std::string& base, const std::string& name);
   // An existing folder, for --resume: reads the records already there. A truncated last line
-  // (a crash mid-write) is dropped with a warning.
+  // (a crash mid-write) is dropped with a warning, and only then is trials.jsonl rewritten.
+  // InputError when it is no results folder or another job holds it.
   static ResultsStore open(const std::string& directory, std::vector<std::string>* warnings);
 
   const std::string& directory() const { return directory_; }
@@ -32,6 +35,7 @@ class ResultsStore {
 
  private:
   std::string directory_;
+  FolderLock lock_;
   std::vector<Json> records_;
 };
 

@@ -98,7 +98,13 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
   std::string problem;
   if (rank == 0) {
     const Json meta = ResultsStore::read_meta(cli.resume);
-    if (meta.contains("experiment")) {
+    if (!meta.contains("experiment")) {
+      problem = cli.resume +
+                "/meta.json: missing, unreadable or without an \"experiment\", so this "
+                "experiment cannot be checked against the one whose trials the folder holds; "
+                "resuming could mix two experiments in one folder. Pass --extend to resume into "
+                "it anyway";
+    } else {
       std::string listed;
       for (const auto& d : experiment_differences(meta["experiment"], experiment.document))
         listed += (listed.empty() ? "" : ", ") + d;

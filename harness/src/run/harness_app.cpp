@@ -13,6 +13,7 @@
 #include "loader/plugin_registry.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/string_broadcast.h"
+#include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
 #include "run/sweep_runner.h"
@@ -118,6 +119,9 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   } catch (const InputError& e) {
     if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
     return kExitInputError;
+  } catch (const ResultsWriteError& e) {  // every rank has it: they leave together, no abort
+    if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
+    return kExitFatal;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "harness: rank %d: fatal: %s\n", mpi.rank(), printable(e.what()).c_str());
     MPI_Abort(MPI_COMM_WORLD, kExitFatal);

@@ -9,12 +9,13 @@
 namespace harness {
 namespace {
 
-// Rendered by arm(), read by the handler; never reallocated while armed.
+// Rendered by arm(), read by the handler; never reallocated while armed. Index 0: SIGINT,
+// 1: SIGTERM.
 struct Prepared {
   std::string meta_path;
   std::string temporary_path;
-  std::string meta_text;
-  std::string message;
+  std::string meta_text[2];
+  std::string message[2];
 };
 Prepared* prepared = nullptr;
 
@@ -29,22 +30,27 @@ void write_all(int fd, const std::string& text) {
 
 extern "C" void mark_and_exit(int signal_number) {
   if (prepared) {
+    const int which = signal_number == SIGTERM ? 1 : 0;
     const int fd = open(prepared->temporary_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
-      write_all(fd, prepared->meta_text);
+      write_all(fd, prepared->meta_text[which]);
       fsync(fd);
       close(fd);
       rename(prepared->temporary_path.c_str(), prepared->meta_path.c_str());
     }
-    write_all(STDERR_FILENO, prepared->message);
+    write_all(STDERR_FILENO, prepared->message[which]);
   }
   _exit(128 + signal_number);
 }
 
+// While the handler writes, the other signal waits (a second Ctrl-C, or mpirun's SIGTERM
+// after it) instead of starting a second write of the same file.
 void set_handler(void (*handler)(int)) {
   struct sigaction action {};
   action.sa_handler = handler;
   sigemptyset(&action.sa_mask);
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 }
@@ -52,15 +58,22 @@ void set_handler(void (*handler)(int)) {
 }  // namespace
 
 void arm_interruption_mark(const std::string& directory, const Json& meta) {
-  Json marked = meta;
-  marked["interrupted"] = {{"by", "SIGINT or SIGTERM (Ctrl-C, mpirun, a scheduler)"},
-                           {"resume_with", "harness --resume " + directory}};
   static Prepared storage;
   set_handler(SIG_DFL);  // not while the strings change
-  storage = {directory + "/meta.json", directory + "/meta.json.interrupted.tmp",
-             marked.dump(2) + "\n",
-             "\nharness: interrupted; finished trials are kept in " + directory +
-                 "/trials.jsonl. Continue with: harness --resume " + directory + "\n"};
+  storage.meta_path = directory + "/meta.json";
+  storage.temporary_path = directory + "/meta.json.interrupted.tmp";
+  const char* names[2] = {"SIGINT", "SIGTERM"};
+  for (int which = 0; which < 2; ++which) {
+    Json marked = meta;
+    marked.erase("unfinished");
+    marked["interrupted"] = {{"by", names[which]},
+                             {"exit_status", 128 + (which ? SIGTERM : SIGINT)},
+                             {"resume_with", "harness --resume " + directory}};
+    storage.meta_text[which] = marked.dump(2) + "\n";
+    storage.message[which] = std::string("\nharness: interrupted (") + names[which] +
+                             "); finished trials are kept in " + directory +
+                             "/trials.jsonl. Continue with: harness --resume " + directory + "\n";
+  }
   prepared = &storage;
   set_handler(mark_and_exit);
 }

@@ -16,6 +16,7 @@
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
 #include "results/aggregates_csv.h"
+#include "results/file_writing.h"
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
@@ -23,6 +24,7 @@
 #include "run/adaptive_repetitions.h"
 #include "run/experiment_loading.h"
 #include "run/interruption.h"
+#include "run/leader_step.h"
 #include "run/machine_state.h"
 #include "run/run_metadata.h"
 #include "run/trial_kinds.h"
@@ -76,14 +78,19 @@ class HangRecorder {
   void record(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!leader_) return;
-    if (trial_)
-      leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size), TrialStatus::kHung,
-                                 message, started_));
+    meta_.erase("unfinished");
     meta_["aborted"] = {{"by", "watchdog"}, {"at", utc_now()}, {"reason", message}};
     // mpirun answers the abort with SIGTERM: the interruption mark must not put back the
     // meta.json it was armed with, which lacks "aborted" (seen under load).
     arm_interruption_mark(leader_->store.directory(), meta_);
-    leader_->store.write_meta(meta_);
+    try {
+      if (trial_)
+        leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size),
+                                   TrialStatus::kHung, message, started_));
+      leader_->store.write_meta(meta_);
+    } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
+      std::fprintf(stderr, "harness: watchdog: %s\n", e.what());
+    }
   }
 
  private:
@@ -93,6 +100,10 @@ class HangRecorder {
   std::chrono::steady_clock::time_point started_;
   Json meta_;
 };
+
+// How the previous job of a resumed folder ended: its marks move into the resumption's entry,
+// so that the top level describes this job only.
+constexpr const char* kEndMarks[] = {"unfinished", "interrupted", "aborted", "finished_at"};
 
 // A resumed folder keeps its first meta.json and lists each resumption.
 Json meta_for_start(const ResultsStore& store, Json meta, bool resuming) {
@@ -104,10 +115,37 @@ Json meta_for_start(const ResultsStore& store, Json meta, bool resuming) {
   if (previous.contains("experiment") &&
       !experiment_differences(previous["experiment"], meta["experiment"]).empty())
     entry["experiment"] = meta["experiment"];
+  for (const char* mark : kEndMarks)
+    if (previous.contains(mark)) {
+      entry["previous_end"][mark] = previous[mark];
+      previous.erase(mark);
+    }
   resumed.push_back(entry);
   if (!previous.empty()) meta = previous;
   meta["resumed"] = resumed;
   return meta;
+}
+
+// Until the sweep ends normally meta.json says so: a job killed outright (SIGKILL, a second
+// Ctrl-C to mpirun, the OOM killer) leaves this mark, where no signal handler could run.
+void mark_unfinished(Json* meta, const std::string& directory) {
+  (*meta)["unfinished"] = {
+      {"meaning", "the job has not ended normally: it is running, or it was killed"},
+      {"resume_with", "harness --resume " + directory}};
+}
+
+// Best effort, when results can no longer be written: the reason in meta.json if it still
+// fits on the disk.
+void mark_write_failure(const Leader& leader, Json meta, const std::string& reason) {
+  disarm_interruption_mark();
+  meta.erase("unfinished");
+  meta["aborted"] = {{"by", "a results file that could not be written"},
+                     {"at", utc_now()},
+                     {"reason", reason}};
+  try {
+    leader.store.write_meta(meta);
+  } catch (const ResultsWriteError&) {
+  }
 }
 
 // Rank 0 decides which trials are already recorded; everyone learns the same answer.
@@ -168,9 +206,8 @@ struct TrialDriver {
       sleeping_barrier(MPI_COMM_WORLD);
     }
     hangs.trial_started(nullptr);
-    if (!leader) return;
-    leader->add(record);
-    reporter.trial_finished(record, position);
+    on_leader(leader != nullptr, [&] { leader->add(record); });
+    if (leader) reporter.trial_finished(record, position);
   }
 };
 
@@ -245,6 +282,59 @@ std::string status_tally(const std::vector<Json>& records) {
   return tally;
 }
 
+
+// Rank 0 opens (and locks) the folder; a folder that cannot be used stops every rank.
+std::unique_ptr<Leader> open_on_leader(const Experiment& experiment, const SweepOptions& options,
+                                       int rank) {
+  std::unique_ptr<Leader> leader;
+  on_leader(rank == 0, [&] { leader = open_results(experiment, options); });
+  return leader;
+}
+
+// The sweep itself, once the folder is open: meta.json, the trials, the closing lines.
+void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trials,
+                   const std::vector<char>& done, TrialDriver& driver, Json& meta,
+                   const Watchdog& watchdog, bool resuming) {
+  Leader* leader = driver.leader;
+  ConsoleReporter& reporter = driver.reporter;
+  on_leader(leader != nullptr, [&] {
+    meta = meta_for_start(leader->store, meta, resuming);
+    meta["machine"] = {{"start", machine_state_now()}};
+    meta["watchdog"] = watchdog.active() ? Json{{"timeout_s", experiment.timeout_s}}
+                                         : Json{{"off", watchdog.inactive_reason()}};
+    mark_unfinished(&meta, leader->store.directory());
+    leader->store.write_meta(meta);
+  });
+  if (leader) {
+    driver.hangs.sweep_started(leader, meta);
+    arm_interruption_mark(leader->store.directory(), meta);
+    reporter.message("harness: " + std::to_string(trials.size()) + " trial(s) of \"" +
+                     experiment.name + "\" -> " + leader->store.directory());
+  }
+  reporter.skipped_as_done(static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
+  for (std::size_t i = 0; i < trials.size(); ++i)
+    if (!done[i]) driver.run(trials[i], i);
+  if (experiment.adaptive.on(experiment.repetitions)) {
+    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
+    if (leader) meta["adaptive_repetitions"] = adaptive;
+  }
+  on_leader(leader != nullptr, [&] {
+    disarm_interruption_mark();
+    meta.erase("unfinished");
+    meta["finished_at"] = utc_now();
+    meta["machine"]["end"] = machine_state_now();
+    meta["machine"]["cpu_shares"] =
+        cpu_shares_between(meta["machine"]["start"], meta["machine"]["end"]);
+    leader->store.write_meta(meta);
+  });
+}
+
+// A resumed folder whose trials are all recorded: nothing is written (it may be read-only).
+bool nothing_to_run(const Experiment& experiment, const std::vector<char>& done, bool resuming) {
+  return resuming && !experiment.adaptive.on(experiment.repetitions) &&
+         std::count(done.begin(), done.end(), 1) == static_cast<std::ptrdiff_t>(done.size());
+}
+
 }  // namespace
 
 std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& trials,
@@ -252,40 +342,31 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const bool resuming = !options.resume_directory.empty();
-  std::unique_ptr<Leader> leader = rank == 0 ? open_results(experiment, options) : nullptr;
+  std::unique_ptr<Leader> leader = open_on_leader(experiment, options, rank);
+  ConsoleReporter reporter(leader ? options.verbosity : Verbosity::kQuiet, trials.size());
+  const auto done = broadcast_done_flags(trials, leader ? &leader->store : nullptr);
+  if (nothing_to_run(experiment, done, resuming)) {
+    reporter.message("harness: nothing to run: all " + std::to_string(trials.size()) +
+                     " trial(s) are recorded in " + options.resume_directory);
+    return leader ? leader->store.directory() : std::string();
+  }
   HangRecorder hangs;
   Watchdog watchdog(MPI_COMM_WORLD, experiment.timeout_s,
                     [&hangs](const std::string& message) { hangs.record(message); });
-  ConsoleReporter reporter(leader ? options.verbosity : Verbosity::kQuiet, trials.size());
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
-  if (leader) {
-    meta = meta_for_start(leader->store, meta, resuming);
-    meta["machine"] = {{"start", machine_state_now()}};
-    meta["watchdog"] = watchdog.active() ? Json{{"timeout_s", experiment.timeout_s}}
-                                         : Json{{"off", watchdog.inactive_reason()}};
-    leader->store.write_meta(meta);
-    hangs.sweep_started(leader.get(), meta);
-    arm_interruption_mark(leader->store.directory(), meta);
-    reporter.message("harness: " + std::to_string(trials.size()) + " trial(s) of \"" +
-                     experiment.name + "\" -> " + leader->store.directory());
-  }
-  const auto done = broadcast_done_flags(trials, leader ? &leader->store : nullptr);
-  reporter.skipped_as_done(static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
-
   TrialDriver driver{rank, plugins, data, hangs, leader.get(), reporter};
-  for (std::size_t i = 0; i < trials.size(); ++i)
-    if (!done[i]) driver.run(trials[i], i);
-  if (experiment.adaptive.on(experiment.repetitions)) {
-    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
-    if (leader) meta["adaptive_repetitions"] = adaptive;
+  try {
+    run_in_folder(experiment, trials, done, driver, meta, watchdog, resuming);
+  } catch (const ResultsWriteError& e) {
+    if (leader) mark_write_failure(*leader, meta, e.what());
+    const std::string directory = broadcast_string(leader ? leader->store.directory() : "", 0,
+                                                   MPI_COMM_WORLD);
+    throw ResultsWriteError(std::string(e.what()) +
+                            "; every trial recorded before is kept in " + directory +
+                            "/trials.jsonl: make room, then continue with harness --resume " +
+                            directory);
   }
   if (!leader) return {};
-  disarm_interruption_mark();
-  meta["finished_at"] = utc_now();
-  meta["machine"]["end"] = machine_state_now();
-  meta["machine"]["cpu_shares"] =
-      cpu_shares_between(meta["machine"]["start"], meta["machine"]["end"]);
-  leader->store.write_meta(meta);
   const std::size_t noisy = reporter.noisy_trials();
   reporter.message("harness: done (" + status_tally(leader->store.records()) +
                    (noisy ? "; " + std::to_string(noisy) + " noisy" : std::string()) +
