@@ -80,9 +80,11 @@ TEST(PluginLoading, NotALibrary) {
   ASSERT_EQ(registry.problems().size(), 1u);
 }
 
-TEST(PluginLoading, DiscoveryListsBrokenPluginsAsProblems) {
+// Files named like plugins that cannot be loaded are always said (a built-in of the same name
+// may be used instead); other files only with -v.
+TEST(PluginLoading, DiscoveryWarnsOfBrokenPlugins) {
   const auto registry = PluginRegistry::discover({kTestPlugins});
-  EXPECT_EQ(registry.problems().size(), 3u);  // wrong_api, wrong_build, missing_symbol
+  EXPECT_EQ(registry.warnings().size(), 3u);  // wrong_api, wrong_build, missing_symbol
   EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "throwing"), nullptr);
 }
 
@@ -107,9 +109,10 @@ TEST(PluginLoading, NothingRunsBeforeTheChecks) {
   unsetenv("HARNESS_CONSTRUCTOR_PROBE");
   EXPECT_FALSE(std::filesystem::exists(marker)) << "a non-plugin's constructor ran";
   EXPECT_TRUE(registry.plugins().empty());
-  ASSERT_EQ(registry.problems().size(), 2u);
-  EXPECT_CONTAINS(registry.problems()[0], "does not export harness_plugin_info_v1");
-  EXPECT_CONTAINS(registry.problems()[1], "not named like a plugin");
+  ASSERT_EQ(registry.warnings().size(), 1u);
+  EXPECT_CONTAINS(registry.warnings()[0], "does not export harness_plugin_info_v1");
+  ASSERT_EQ(registry.problems().size(), 1u);
+  EXPECT_CONTAINS(registry.problems()[0], "not named like a plugin");
 }
 
 TEST(PluginLoading, DirectoriesAndFilesOthersCanWriteAreRefused) {
@@ -163,6 +166,33 @@ TEST(PluginLoading, SearchPathOrder) {
   EXPECT_EQ(path[1], "/a");
   EXPECT_EQ(path[2], "/b");
   EXPECT_EQ(std::filesystem::path(path[3]).filename(), "plugins");
+}
+
+TEST(PluginLoading, PluginPathEntriesThatAreNoDirectoryAreSaid) {
+  const testing::TempDir temp;
+  const std::string file = temp.file("not_a_dir");
+  std::ofstream(file) << "x";
+  setenv("HARNESS_PLUGIN_PATH", ("/no/such/dir:" + file + ":" + temp.path().string()).c_str(), 1);
+  const auto warnings = plugin_path_warnings();
+  unsetenv("HARNESS_PLUGIN_PATH");
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_CONTAINS(warnings[0], "/no/such/dir skipped: no such directory");
+  EXPECT_CONTAINS(warnings[1], "not_a_dir skipped: not a directory");
+}
+
+TEST(PluginLoading, BrokenSymbolicLinksSayWhatTheyAre) {
+  namespace fs = std::filesystem;
+  const testing::TempDir temp;
+  fs::create_symlink(temp.path() / "gone.so", temp.path() / "libharness_comm_dangling.so");
+  fs::create_symlink(temp.path() / "libharness_comm_loop.so",
+                     temp.path() / "libharness_comm_loop.so");
+  const auto registry = PluginRegistry::discover({temp.path().string()});
+  ASSERT_EQ(registry.warnings().size(), 2u);
+  EXPECT_CONTAINS(registry.warnings()[0], "a symbolic link to " + (temp.path() / "gone.so").string() +
+                                              ", which does not exist");
+  EXPECT_CONTAINS(registry.warnings()[1], "a symbolic link that loops");
+  for (const auto& warning : registry.warnings())
+    EXPECT_EQ(warning.find("chmod"), std::string::npos) << "permission advice for a broken link";
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 #include <regex>
 #include <vector>
 
@@ -24,6 +26,17 @@ std::string insecure_reason(const std::string& path) {
   if (info.st_uid != 0 && info.st_uid != geteuid())
     return "is owned by another user (uid " + std::to_string(info.st_uid) + ")";
   return {};
+}
+
+std::string broken_link_reason(const std::string& path) {
+  struct stat info {};
+  if (lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return {};
+  if (stat(path.c_str(), &info) == 0) return {};
+  if (errno == ELOOP) return "a symbolic link that loops (it leads back to itself)";
+  std::error_code error;
+  const auto target = std::filesystem::read_symlink(path, error);
+  return "a symbolic link to " + (error ? std::string("a target") : target.string()) +
+         ", which does not exist";
 }
 
 std::string check_exported_symbol(const std::string& path, const char* symbol) {

@@ -11,6 +11,10 @@ namespace harness {
 // libharness_comm_<name>.so or libharness_model_<name>.so (the names hx_add_plugin builds).
 bool named_like_plugin(const std::string& file_name);
 
+// Empty unless `path` is a symbolic link that leads nowhere: "a symbolic link to X, which does
+// not exist", or one that loops.
+std::string broken_link_reason(const std::string& path);
+
 // Why `path` (a plugin directory, or a file, followed through symlinks) may have been written
 // by someone other than this user or root: writable by every user, or owned by another user.
 // Empty when it is safe.

@@ -93,17 +93,23 @@ void PluginRegistry::consider(const std::string& path, DiscoveryOptions options)
                         "libharness_model_<name>.so)");
     return;
   }
+  // From here the file means to be a plugin: what keeps it from loading is always said, since
+  // a built-in of the same name may be used in its place.
+  if (const auto link = broken_link_reason(path); !link.empty()) {
+    warnings_.push_back(path + ": ignored, it is " + link);
+    return;
+  }
   if (const auto reason = insecure_reason(path); !reason.empty() && !options.allow_insecure) {
     warnings_.push_back(refusal("plugin", path, reason));
     return;
   }
   if (const auto problem = check_exported_symbol(path, plugin::kInfoSymbol); !problem.empty()) {
-    problems_.push_back(path + ": " + problem);
+    warnings_.push_back(path + ": ignored, " + problem);
     return;
   }
   PluginHandle handle;
   if (const std::string problem = open_plugin(path, &handle); !problem.empty()) {
-    problems_.push_back(problem);
+    warnings_.push_back(problem);
   } else if (const PluginHandle* earlier = find(handle.kind, handle.name)) {
     // Earlier directories win, like PATH; always said, as a replaced backend changes results.
     warnings_.push_back(handle.path + ": ignored, " + plugin::plugin_kind_name(handle.kind) +
@@ -126,14 +132,35 @@ std::vector<std::string> PluginRegistry::names(plugin::PluginKind kind) const {
   return out;
 }
 
-std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag_directories) {
-  std::vector<std::string> path = flag_directories;
+namespace {
+
+std::vector<std::string> environment_plugin_directories() {
+  std::vector<std::string> directories;
   if (const char* env = std::getenv("HARNESS_PLUGIN_PATH")) {
     std::stringstream stream(env);
     std::string item;
     while (std::getline(stream, item, ':'))
-      if (!item.empty()) path.push_back(item);
+      if (!item.empty()) directories.push_back(item);
   }
+  return directories;
+}
+
+}  // namespace
+
+std::vector<std::string> plugin_path_warnings() {
+  std::vector<std::string> warnings;
+  for (const auto& directory : environment_plugin_directories()) {
+    std::error_code error;
+    if (fs::is_directory(directory, error)) continue;
+    warnings.push_back("HARNESS_PLUGIN_PATH entry " + directory + " skipped: " +
+                       (fs::exists(directory, error) ? "not a directory" : "no such directory"));
+  }
+  return warnings;
+}
+
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag_directories) {
+  std::vector<std::string> path = flag_directories;
+  for (auto& directory : environment_plugin_directories()) path.push_back(std::move(directory));
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
   if (!error) path.push_back((self.parent_path() / "plugins").string());

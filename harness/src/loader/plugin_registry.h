@@ -34,9 +34,9 @@ class PluginRegistry {
  public:
   // Scans each directory for plugin libraries (libharness_{comm,model}_<name>.so). Before a
   // library is loaded (which runs its constructors) its name, permissions (plugin_file_checks.h)
-  // and exported symbols are checked. Files that fail are listed in problems() (not plugins:
-  // shown with -v) or warnings() (refused as insecure, or shadowed by an earlier directory:
-  // always shown), and not loaded.
+  // and exported symbols are checked. Files that fail are listed in problems() (not named like
+  // plugins: shown with -v) or warnings() (named like a plugin but broken, refused as insecure,
+  // or shadowed by an earlier directory: always shown), and not loaded.
   static PluginRegistry discover(const std::vector<std::string>& directories,
                                  DiscoveryOptions options = {});
 
@@ -59,6 +59,8 @@ class PluginRegistry {
 // The default search path: --plugin-dir values, then HARNESS_PLUGIN_PATH (colon separated),
 // then the "plugins" folder beside the executable.
 std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag_directories);
+// HARNESS_PLUGIN_PATH entries that are no directory (a typo, a file): said, never silent.
+std::vector<std::string> plugin_path_warnings();
 
 // Creates an object through a plugin's create symbol. The returned shared_ptr keeps the
 // library loaded for as long as the object lives.

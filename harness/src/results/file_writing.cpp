@@ -30,10 +30,13 @@ void write_and_sync(const std::string& path, int flags, const std::string& text,
                     const std::string& shown) {
   const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) fail(shown, "cannot open for writing", errno);
+  const off_t size_before = ::lseek(fd, 0, SEEK_END);
   try {
     write_all(fd, text, shown);
     if (::fsync(fd) != 0) fail(shown, "write failed", errno);
   } catch (...) {
+    // An append cut short would leave half a line; the file goes back to what it held.
+    if (size_before >= 0 && ::ftruncate(fd, size_before) == 0) ::fsync(fd);
     ::close(fd);
     throw;
   }

@@ -43,6 +43,8 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
   PluginRegistry plugins =
       PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), {cli.allow_insecure_plugins});
   if (!leader) return plugins;
+  for (const auto& warning : plugin_path_warnings())
+    std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
   for (const auto& warning : plugins.warnings())
     std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
   if (cli.verbose)
