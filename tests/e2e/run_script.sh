@@ -17,4 +17,19 @@ records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl")
 assert len(records) == 4 and all(r["status"] == "ok" for r in records)
 print("scripts/run launched", meta["mpi"]["world_size"], "ranks")
 PY
+
+# SIGTERM to mpirun: Open MPI's mpirun then exits 1 whatever its ranks did; scripts/run exits
+# 128 + the signal the harness names, as the harness itself does.
+cat > "$WORK/long.json" <<'JSON'
+{"name": "long", "kind": "collective",
+ "settings": {"world_size": 2, "max_bytes": 64, "min_time_s": 1, "quiet_wait_s": 0},
+ "sweep": {"warmup_iters": [1, 2, 3, 4, 5, 6, 7, 8]}}
+JSON
+scripts/run "$WORK/long.json" --results-dir "$WORK/t" -q > "$WORK/console" 2>&1 &
+job=$!
+wait_for_records "$WORK/t" 1
+pkill -TERM -f "^mpirun.*$WORK/long.json" || fail "no mpirun to signal"
+status=0; wait "$job" || status=$?
+[ "$status" -eq 143 ] || { cat "$WORK/console"; fail "scripts/run after SIGTERM: exit $status, expected 143"; }
+echo "ok: scripts/run exits 143 on SIGTERM"
 echo PASS

@@ -46,8 +46,7 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
   std::error_code error;
   if (!fs::is_directory(directory, error))
     throw InputError(directory + ": --resume expects an existing results folder");
-  if (!fs::exists(fs::path(directory) / "trials.jsonl", error) &&
-      !fs::exists(fs::path(directory) / "meta.json", error))
+  if (!is_results_folder(directory))
     throw InputError(directory +
                      ": not a results folder (it has neither trials.jsonl nor meta.json); "
                      "--resume continues a folder a harness run made");
@@ -94,6 +93,12 @@ void ResultsStore::write_meta(const Json& meta) const {
 }
 
 Json ResultsStore::read_meta() const { return read_meta(directory_); }
+
+bool ResultsStore::is_results_folder(const std::string& directory) {
+  std::error_code error;
+  return fs::exists(fs::path(directory) / "trials.jsonl", error) ||
+         fs::exists(fs::path(directory) / "meta.json", error);
+}
 
 Json ResultsStore::read_meta(const std::string& directory) {
   std::ifstream file(fs::path(directory) / "meta.json");

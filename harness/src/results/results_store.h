@@ -30,6 +30,8 @@ class ResultsStore {
   void write_meta(const Json& meta) const;
   // meta.json, or an empty object when it is missing or unreadable.
   Json read_meta() const;
+  // Whether `directory` holds trials.jsonl or meta.json, as every folder a run made does.
+  static bool is_results_folder(const std::string& directory);
   // meta.json of any results folder.
   static Json read_meta(const std::string& directory);
 

@@ -96,7 +96,8 @@ std::vector<std::string> experiment_differences(const Json& recorded, const Json
 void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment, int rank) {
   if (cli.resume.empty()) return;
   std::string problem;
-  if (rank == 0) {
+  // A folder that is no results folder is refused when it is opened, saying so.
+  if (rank == 0 && ResultsStore::is_results_folder(cli.resume)) {
     const Json meta = ResultsStore::read_meta(cli.resume);
     if (!meta.contains("experiment")) {
       problem = cli.resume +
