@@ -38,7 +38,7 @@ collective() { printf '{"name": "c", "kind": "collective", "settings": %s}\n' "$
 collective '{"min_bytes": 1000, "max_bytes": 10}'
 expect_error "/settings/max_bytes: no message size from min_bytes = 1000 to max_bytes = 10" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"min_bytes": 3, "max_bytes": 3}'
-expect_error "min_bytes rounds up to whole fp32 elements (4 B each)" "$HARNESS" "$WORK/c.json" --dry-run
+expect_error "max_bytes = 3 is a whole number of fp32 elements (4 B each)" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"sizes": [5, 8, 8], "dtype": "fp64"}'
 expect_error "sizes[0] = 5 bytes is not a whole number of fp64 elements (8 B each)" "$HARNESS" "$WORK/c.json" --dry-run
 grep -qF "sizes[2] = 8 bytes is listed twice" "$WORK/out" || fail "a repeated size was not refused"

@@ -38,8 +38,8 @@ void check_range(const CollectiveSettings& settings, ValidationContext& context)
   context.add("max_bytes",
               "no message size from min_bytes = " + std::to_string(settings.min_bytes) +
                   " to max_bytes = " + std::to_string(settings.max_bytes) +
-                  " (min_bytes rounds up to whole " + element_text(settings) +
-                  "); nothing would be measured");
+                  " is a whole number of " + element_text(settings) +
+                  "; nothing would be measured");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/brief.h"
 #include "loader/plugin_capabilities.h"
 #include "results/console_reporter.h"
 #include "run/adaptive_repetitions.h"
@@ -40,8 +41,11 @@ void print_plugins(const PluginRegistry& registry, std::FILE* out) {
                  plugin::plugin_kind_name(p.kind), p.version.c_str(), capabilities.c_str(),
                  p.path.c_str());
   }
-  for (const auto& problem : registry.problems())
-    std::fprintf(out, "not loaded: %s\n", problem.c_str());
+  // The whole inventory: broken, refused and shadowed files as well as files not named like
+  // plugins.
+  for (const auto* list : {&registry.warnings(), &registry.problems()})
+    for (const auto& problem : *list)
+      std::fprintf(out, "not loaded: %s\n", printable(problem).c_str());
 }
 
 void print_field_reference(std::FILE* out) {

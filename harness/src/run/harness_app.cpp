@@ -33,7 +33,8 @@ SweepOptions sweep_options(const CommandLine& cli) {
   return options;
 }
 
-// The plugins, after the checks plugin loading makes; refusals and shadowing are always said.
+// The plugins, after the checks plugin loading makes; refusals and shadowing are always said
+// (on stderr, unless the listing of --list-plugins says them).
 PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
   for (const auto& directory : cli.plugin_dirs) {
     std::error_code error;
@@ -45,8 +46,9 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
   if (!leader) return plugins;
   for (const auto& warning : plugin_path_warnings())
     std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
-  for (const auto& warning : plugins.warnings())
-    std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
+  if (!cli.list_plugins)
+    for (const auto& warning : plugins.warnings())
+      std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
   if (cli.verbose)
     for (const auto& problem : plugins.problems())
       std::fprintf(stderr, "harness: plugin not loaded: %s\n", printable(problem).c_str());
