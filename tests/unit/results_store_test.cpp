@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "common/input_error.h"
 #include "record/collective_point.h"
 #include "results/points_csv.h"
 #include "results/results_store.h"
@@ -77,6 +79,43 @@ TEST(ResultsStore, ResumeDropsValidJsonThatIsNoTrialRecord) {
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
   EXPECT_NE(warnings[1].find("trials.jsonl:3: unreadable record dropped"), std::string::npos);
+}
+
+// flock locks belong to an open file description, so a second open in this very process
+// contends as a second job would.
+TEST(ResultsStore, OneJobAtATimeHoldsAFolder) {
+  const testing::TempDir temp;
+  const fs::path base = temp.path();
+  std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n";
+  std::vector<std::string> warnings;
+  {
+    const ResultsStore holder = ResultsStore::open(base.string(), &warnings);
+    try {
+      ResultsStore::open(base.string(), &warnings);
+      ADD_FAILURE() << "a second open of a held folder succeeded";
+    } catch (const InputError& e) {
+      EXPECT_CONTAINS(e.what(), "in use by harness pid " + std::to_string(getpid()) + " on host");
+    }
+  }
+  EXPECT_FALSE(fs::exists(base / ".lock")) << "the holder's file outlived the lock";
+  EXPECT_NO_THROW(ResultsStore::open(base.string(), &warnings));
+}
+
+TEST(ResultsStore, ResumeNeedsAResultsFolderAndLeavesAGoodOneUnwritten) {
+  const testing::TempDir temp;
+  std::vector<std::string> warnings;
+  try {
+    ResultsStore::open(temp.path().string(), &warnings);
+    ADD_FAILURE() << "an empty folder was taken for a results folder";
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "not a results folder");
+  }
+  const fs::path trials = temp.path() / "trials.jsonl";
+  std::ofstream(trials) << "{\"key\":\"a\",\"status\":\"ok\"}\n";
+  const auto before = fs::last_write_time(trials);
+  EXPECT_NO_THROW(ResultsStore::open(temp.path().string(), &warnings));
+  EXPECT_EQ(fs::last_write_time(trials), before);
+  EXPECT_TRUE(warnings.empty());
 }
 
 // points.csv takes its point columns from the one field list, in record order.

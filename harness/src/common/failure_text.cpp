@@ -3,7 +3,6 @@
 #include <sys/resource.h>
 
 #include <cstdio>
-#include <regex>
 
 #include "common/available_memory.h"
 
@@ -25,11 +24,14 @@ std::string first_line(const std::string& text) {
 // LibTorch's CPU allocator: "... DefaultCPUAllocator: can't allocate memory: you tried to
 // allocate 4398046511104 bytes. Error code 12 (Cannot allocate memory)".
 std::string allocation_failure(const std::string& line) {
-  static const std::regex asked("can't allocate memory: you tried to allocate ([0-9]+) bytes");
-  std::smatch match;
-  if (!std::regex_search(line, match, asked)) return "";
+  const std::string asked = "can't allocate memory: you tried to allocate ";
+  const auto at = line.find(asked);
+  if (at == std::string::npos) return "";
+  const auto digits = at + asked.size();
+  const auto end = line.find_first_not_of("0123456789", digits);
+  if (end == digits || line.compare(end, 6, " bytes") != 0) return "";
   std::string text = "out of memory: LibTorch could not allocate " +
-                     gigabytes(std::stod(match[1].str()));
+                     gigabytes(std::stod(line.substr(digits, end - digits)));
   if (const auto available = available_memory_bytes())
     text += "; this host has " + gigabytes(static_cast<double>(*available)) + " available";
   if (const std::string limit = address_space_limit_text(); !limit.empty()) text += "; " + limit;
