@@ -74,6 +74,14 @@ PY
 expect_error "among the header's 10000 columns" \
   "$HARNESS" "${smoke[@]}" --set "settings.dataset={\"kind\": \"csv\", \"path\": \"$WORK/wide.csv\"}" --dry-run
 [ "$(wc -c < "$WORK/out")" -lt 1000 ] || fail "a 10000-column header made a $(wc -c < "$WORK/out")-byte message"
+long=$(printf 'a%.0s' $(seq 5000))
+for probe in "settings.$long=1" "settings.backend=$long" \
+  "settings.dataset={\"kind\": \"csv\", \"path\": \"/x/$long\"}"; do
+  status=0
+  "$HARNESS" "${smoke[@]}" --set "$probe" --dry-run > "$WORK/out" 2>&1 || status=$?
+  [ "$status" -eq 2 ] && [ "$(wc -c < "$WORK/out")" -lt 1000 ] ||
+    fail "a 5000-character value: exit $status, a $(wc -c < "$WORK/out")-byte message"
+done
 expect_error "/name: at most 100 characters" "$HARNESS" "${smoke[@]}" --set "name=$(printf 'a%.0s' $(seq 5000))" --dry-run
 expect_error "/settings/epoch\\x1b[31m: unknown key" "$HARNESS" "${smoke[@]}" --set $'settings.epoch\x1b[31m=3' --dry-run
 ! grep -q $'\x1b' "$WORK/out" || fail "an escape character reached the terminal"

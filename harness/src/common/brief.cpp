@@ -1,5 +1,6 @@
 #include "common/brief.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace harness {
@@ -43,6 +44,20 @@ std::string brief(const std::string& text, std::size_t max_chars) {
   if (shown.size() <= max_chars) return shown;
   return shown.substr(0, utf8_cut(shown, max_chars)) + "... (" + std::to_string(text.size()) +
          " characters)";
+}
+
+std::string cut_long_words(const std::string& text, std::size_t max_chars) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(" \n", start), text.size());
+    const std::string word = text.substr(start, end - start);
+    // The cut word with its "..." stays within max_chars, so cutting again changes nothing.
+    out += word.size() <= max_chars ? word : brief(word, max_chars - 3);
+    if (end < text.size()) out += text[end];
+    start = end + 1;
+  }
+  return out;
 }
 
 std::string brief(const Json& value, std::size_t max_chars) {

@@ -15,5 +15,8 @@ std::string brief(const std::string& text, std::size_t max_chars = 80);
 std::string brief(const Json& value, std::size_t max_chars = 80);
 // A whole message for the terminal: control characters but newlines escaped, nothing cut.
 std::string printable(const std::string& text);
+// Every run of non-blanks longer than max_chars (a huge key, value or path echoed into a
+// message) cut as brief() cuts, the words around it kept.
+std::string cut_long_words(const std::string& text, std::size_t max_chars = 160);
 
 }  // namespace harness

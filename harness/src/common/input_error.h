@@ -10,11 +10,13 @@
 
 namespace harness {
 
-// Its message echoes what the user gave, so control characters are escaped here, once for all
-// (a NUL would end what() early, an escape sequence would colour the terminal).
+// Its message echoes what the user gave, so it is made safe here, once for all: control
+// characters escaped (a NUL would end what() early, an escape sequence would colour the
+// terminal) and any huge word (a 5,000-character key, value or path) cut.
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message) : std::runtime_error(printable(message)) {}
+  explicit InputError(const std::string& message)
+      : std::runtime_error(cut_long_words(printable(message))) {}
 };
 
 // Bad input found below the experiment layer (a data file, a data set too short for its
