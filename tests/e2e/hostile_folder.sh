@@ -81,10 +81,11 @@ echo "ok: repeatability resolves paths from the caller"
 unshare -m bash -s "$HARNESS" "$WORK" <<'INNER' || fail "the full-disk / read-only probes failed"
 set -euo pipefail
 HARNESS=$1 WORK=$2
+# Slow enough trials that the disk fills mid-sweep.
+twelve=(--set 'sweep.warmup_iters=[1,2,3,4,5,6,7,8,9,10,11,12]' --set settings.min_time_s=0.2)
 mkdir -p "$WORK/small"
 mount -t tmpfs -o size=400k tmpfs "$WORK/small"
-"$HARNESS" "$WORK/q.json" --results-dir "$WORK/small" --set 'sweep.warmup_iters=[1,2,3,4,5,6,7,8,9,10,11,12]' \
-  -q > "$WORK/full.out" 2>&1 &
+"$HARNESS" "$WORK/q.json" --results-dir "$WORK/small" "${twelve[@]}" -q > "$WORK/full.out" 2>&1 &
 job=$!
 for _ in $(seq 400); do
   f=$(ls "$WORK"/small/q/*/trials.jsonl 2>/dev/null || true)
@@ -102,11 +103,11 @@ d=$(ls -d "$WORK"/small/q/*)
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$d/trials.jsonl"
 grep -q '"aborted"\|"unfinished"' "$d/meta.json" || { echo "meta.json reads as a finished run"; exit 1; }
 rm "$WORK/small/filler"
-"$HARNESS" "$WORK/q.json" --resume "$d" --set 'sweep.warmup_iters=[1,2,3,4,5,6,7,8,9,10,11,12]' -q 2> "$WORK/resume.err"
+"$HARNESS" "$WORK/q.json" --resume "$d" "${twelve[@]}" -q 2> "$WORK/resume.err"
 [ ! -s "$WORK/resume.err" ] || { cat "$WORK/resume.err"; echo "the resume after a full disk warned"; exit 1; }
 [ "$(grep -c . "$d/trials.jsonl")" -eq 12 ] || { echo "records lost to the full disk"; exit 1; }
 mount -o remount,ro "$WORK/small"
-"$HARNESS" "$WORK/q.json" --resume "$d" --set 'sweep.warmup_iters=[1,2,3,4,5,6,7,8,9,10,11,12]' > "$WORK/ro.out" 2>&1 ||
+"$HARNESS" "$WORK/q.json" --resume "$d" "${twelve[@]}" > "$WORK/ro.out" 2>&1 ||
   { cat "$WORK/ro.out"; echo "a completed folder on a read-only file system failed to resume"; exit 1; }
 grep -q "nothing to run: all 12 trial(s) are recorded" "$WORK/ro.out" || { cat "$WORK/ro.out"; exit 1; }
 umount "$WORK/small"
