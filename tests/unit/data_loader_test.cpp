@@ -48,7 +48,8 @@ TEST_F(CsvLoader, RejectsBadFilesWithFileAndLine) {
   EXPECT_CONTAINS(csv_error("a,b\n1,2\n"), "bad.csv:1: no label column \"label\"");
   EXPECT_CONTAINS(csv_error("a,label\n1,0\n1,0,3\n"),
                   "bad.csv:3: expected 2 fields as in the header, got 3");
-  EXPECT_CONTAINS(csv_error("a,label\n1,0\nx1,0\n"), "bad.csv:3: column 1: \"x1\" is not a decimal number");
+  EXPECT_CONTAINS(csv_error("a,label\n1,0\nx1,0\n"),
+                  "bad.csv:3: column 1: \"x1\" is not a decimal number");
   EXPECT_CONTAINS(csv_error("a,label\n1,2\n"), "bad.csv:2: label \"2\"");
   EXPECT_CONTAINS(csv_error("a,label\n"), "has a header but no data rows");
 }

@@ -23,7 +23,8 @@ TEST(Messages, ControlCharactersAreEscapedAndCutsKeepUtf8Whole) {
 TEST(Messages, HugeWordsAreCutOnceWhateverTheNumberOfPasses) {
   const std::string message = "unknown key \"" + std::string(5000, 'a') + "\" (did you mean x?)";
   const std::string once = cut_long_words(message, 40);
-  EXPECT_EQ(once, "unknown key \"" + std::string(36, 'a') + "... (5002 characters) (did you mean x?)");
+  EXPECT_EQ(once,
+            "unknown key \"" + std::string(36, 'a') + "... (5002 characters) (did you mean x?)");
   EXPECT_EQ(cut_long_words(once, 40), once);
   EXPECT_EQ(InputError(InputError(message).what()).what(), std::string(InputError(message).what()));
 }

@@ -188,8 +188,9 @@ TEST(PluginLoading, BrokenSymbolicLinksSayWhatTheyAre) {
                      temp.path() / "libharness_comm_loop.so");
   const auto registry = PluginRegistry::discover({temp.path().string()});
   ASSERT_EQ(registry.warnings().size(), 2u);
-  EXPECT_CONTAINS(registry.warnings()[0], "a symbolic link to " + (temp.path() / "gone.so").string() +
-                                              ", which does not exist");
+  EXPECT_CONTAINS(
+      registry.warnings()[0],
+      "a symbolic link to " + (temp.path() / "gone.so").string() + ", which does not exist");
   EXPECT_CONTAINS(registry.warnings()[1], "a symbolic link that loops");
   for (const auto& warning : registry.warnings())
     EXPECT_EQ(warning.find("chmod"), std::string::npos) << "permission advice for a broken link";

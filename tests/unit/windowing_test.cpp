@@ -115,9 +115,9 @@ TEST(LwsndrLoader, RejectsBadFilesWithFileAndLine) {
   EXPECT_NE(
       lwsndr_error(header + "1,1,1,45.9,27.9,0\n2,1,1,45.9\n").find(":3: expected 6 fields, got 4"),
       std::string::npos);
-  EXPECT_NE(
-      lwsndr_error(header + "1,1,1,wet,27.9,0\n").find(":2: column 4: \"wet\" is not a decimal number"),
-      std::string::npos);
+  EXPECT_NE(lwsndr_error(header + "1,1,1,wet,27.9,0\n")
+                .find(":2: column 4: \"wet\" is not a decimal number"),
+            std::string::npos);
   EXPECT_NE(lwsndr_error(header).find("has a header but no readings"), std::string::npos);
 }
 

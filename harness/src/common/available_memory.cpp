@@ -5,15 +5,12 @@
 #include <sstream>
 
 namespace harness {
-namespace {
 
-std::string gigabytes(std::uint64_t bytes) {
+std::string gigabytes(double bytes) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
   return text;
 }
-
-}  // namespace
 
 std::optional<std::uint64_t> available_memory_bytes() {
   std::ifstream meminfo("/proc/meminfo");
@@ -30,8 +27,8 @@ std::optional<std::uint64_t> available_memory_bytes() {
 std::string memory_shortfall(std::uint64_t needed) {
   const auto available = available_memory_bytes();
   if (!available || needed <= *available) return {};
-  return "needs about " + gigabytes(needed) + "; this host has " + gigabytes(*available) +
-         " available";
+  return "needs about " + gigabytes(static_cast<double>(needed)) + "; this host has " +
+         gigabytes(static_cast<double>(*available)) + " available";
 }
 
 }  // namespace harness

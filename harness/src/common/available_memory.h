@@ -8,6 +8,9 @@
 
 namespace harness {
 
+// "24.3 GB": memory figures as every message about memory gives them.
+std::string gigabytes(double bytes);
+
 // MemAvailable from /proc/meminfo, in bytes; nothing where it cannot be read.
 std::optional<std::uint64_t> available_memory_bytes();
 

@@ -14,33 +14,30 @@ std::string escaped(unsigned char c) {
   return text;
 }
 
-bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+// Control characters escaped; newlines too unless keep_newlines.
+std::string escape_controls(const std::string& text, bool keep_newlines) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool control = byte < 0x20 || byte == 0x7f;
+    out += control && !(keep_newlines && c == '\n') ? escaped(byte) : std::string(1, c);
+  }
+  return out;
+}
 
 // Does not end inside a UTF-8 sequence: backs off continuation bytes.
 std::size_t utf8_cut(const std::string& text, std::size_t at) {
-  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
-    --at;
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
   return at;
 }
 
 }  // namespace
 
-std::string printable(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    out += is_control(byte) && c != '\n' ? escaped(byte) : std::string(1, c);
-  }
-  return out;
-}
+std::string printable(const std::string& text) { return escape_controls(text, true); }
 
 std::string brief(const std::string& text, std::size_t max_chars) {
-  std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    shown += is_control(byte) ? escaped(byte) : std::string(1, c);
-  }
+  const std::string shown = escape_controls(text, false);
   if (shown.size() <= max_chars) return shown;
   return shown.substr(0, utf8_cut(shown, max_chars)) + "... (" + std::to_string(text.size()) +
          " characters)";

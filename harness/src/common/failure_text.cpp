@@ -2,18 +2,10 @@
 
 #include <sys/resource.h>
 
-#include <cstdio>
-
 #include "common/available_memory.h"
 
 namespace harness {
 namespace {
-
-std::string gigabytes(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
-  return text;
-}
 
 std::string first_line(const std::string& text) {
   const std::string line = text.substr(0, text.find('\n'));

@@ -74,4 +74,11 @@ std::string human_elapsed(double seconds) {
   return text;
 }
 
+std::string human_list(const std::vector<std::string>& words) {
+  std::string text;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    text += (i == 0 ? "" : (i + 1 == words.size() ? " and " : ", ")) + words[i];
+  return text;
+}
+
 }  // namespace harness

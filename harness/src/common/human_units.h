@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace harness {
 
@@ -16,5 +17,7 @@ std::string human_bandwidth(double gbps);
 std::string human_bytes(std::uint64_t bytes);
 // Elapsed time for progress lines: 12.3 s, 3m20s, 1h05m.
 std::string human_elapsed(double seconds);
+// "a", "a and b", "a, b and c".
+std::string human_list(const std::vector<std::string>& words);
 
 }  // namespace harness

@@ -8,7 +8,7 @@
 namespace harness {
 namespace {
 
-// "a, b, c, ... (10000 in all)": enough of a header to recognise it, each name cut short.
+// "a, b, c, d, e, ...": enough of a header to recognise it, each name cut short.
 std::string first_columns(const std::vector<std::string>& header) {
   constexpr std::size_t kShown = 5;
   std::string text;
@@ -28,9 +28,10 @@ TabularData load_csv(const std::string& path, const std::string& label_column) {
   const auto label_it = std::find(header.begin(), header.end(), label_column);
   // One column is no CSV data set: nothing of such a file is echoed.
   if (header.size() < 2 && label_it == header.end())
-    reader.fail("not a CSV data set: its first line is no header of comma-separated columns "
-                "(expected the label column \"" + brief(label_column) +
-                "\" and at least one feature column)");
+    reader.fail(
+        "not a CSV data set: its first line is no header of comma-separated columns "
+        "(expected the label column \"" +
+        brief(label_column) + "\" and at least one feature column)");
   if (label_it == header.end())
     reader.fail("no label column \"" + brief(label_column) + "\" among the header's " +
                 std::to_string(header.size()) + " columns (" + first_columns(header) + ")");

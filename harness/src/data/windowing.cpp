@@ -38,8 +38,8 @@ std::size_t train_test_cut(std::size_t length, const WindowOptions& options,
   const auto cut =
       static_cast<std::size_t>(std::llround((1.0 - options.test_fraction) * double(length)));
   if (cut >= options.window && length - cut >= options.window) return cut;
-  const std::string parts = "a train part of " + std::to_string(cut) + " points and a test part of " +
-                            std::to_string(length - cut);
+  const std::string parts = "a train part of " + std::to_string(cut) +
+                            " points and a test part of " + std::to_string(length - cut);
   // Long enough for two windows: the split is what leaves one part short.
   if (length >= 2 * options.window)
     throw SettingError("dataset.test_fraction",

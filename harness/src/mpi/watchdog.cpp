@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/exit_codes.h"
+#include "common/human_units.h"
 #include "common/watchdog_resolution.h"
 #include "mpi/mpi_runtime.h"
 
@@ -29,10 +30,9 @@ std::int64_t now_ns() {
 }
 
 std::string rank_list(const std::vector<int>& ranks) {
-  std::string text;
-  for (std::size_t i = 0; i < ranks.size(); ++i)
-    text += (i == 0 ? "" : (i + 1 == ranks.size() ? " and " : ", ")) + std::to_string(ranks[i]);
-  return text;
+  std::vector<std::string> words;
+  for (const int rank : ranks) words.push_back(std::to_string(rank));
+  return human_list(words);
 }
 
 }  // namespace

@@ -33,6 +33,11 @@ SweepOptions sweep_options(const CommandLine& cli) {
   return options;
 }
 
+// "harness: error: ..." on stderr, the text made safe for the terminal.
+void say(const char* level, const std::string& text) {
+  std::fprintf(stderr, "harness: %s: %s\n", level, printable(text).c_str());
+}
+
 // The plugins, after the checks plugin loading makes; refusals and shadowing are always said
 // (on stderr, unless the listing of --list-plugins says them).
 PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
@@ -44,14 +49,11 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
   PluginRegistry plugins =
       PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), {cli.allow_insecure_plugins});
   if (!leader) return plugins;
-  for (const auto& warning : plugin_path_warnings())
-    std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
+  for (const auto& warning : plugin_path_warnings()) say("warning", warning);
   if (!cli.list_plugins)
-    for (const auto& warning : plugins.warnings())
-      std::fprintf(stderr, "harness: warning: %s\n", printable(warning).c_str());
+    for (const auto& warning : plugins.warnings()) say("warning", warning);
   if (cli.verbose)
-    for (const auto& problem : plugins.problems())
-      std::fprintf(stderr, "harness: plugin not loaded: %s\n", printable(problem).c_str());
+    for (const auto& problem : plugins.problems()) say("plugin not loaded", problem);
   return plugins;
 }
 
@@ -108,7 +110,7 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
     try {
       print_plugins(load_plugins(cli, /*leader=*/true));
     } catch (const InputError& e) {
-      std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
+      say("error", e.what());
       return kExitInputError;
     }
     return listing_written();
@@ -121,13 +123,13 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   try {
     return run_experiment(cli, mpi);
   } catch (const InputError& e) {
-    if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
+    if (mpi.rank() == 0) say("error", e.what());
     return kExitInputError;
   } catch (const ResultsWriteError& e) {  // every rank has it: they leave together, no abort
-    if (mpi.rank() == 0) std::fprintf(stderr, "harness: error: %s\n", printable(e.what()).c_str());
+    if (mpi.rank() == 0) say("error", e.what());
     return kExitFatal;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "harness: rank %d: fatal: %s\n", mpi.rank(), printable(e.what()).c_str());
+    say(("rank " + std::to_string(mpi.rank()) + ": fatal").c_str(), e.what());
     MPI_Abort(MPI_COMM_WORLD, kExitFatal);
     return kExitFatal;
   }

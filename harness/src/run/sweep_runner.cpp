@@ -139,9 +139,8 @@ void mark_unfinished(Json* meta, const std::string& directory) {
 void mark_write_failure(const Leader& leader, Json meta, const std::string& reason) {
   disarm_interruption_mark();
   meta.erase("unfinished");
-  meta["aborted"] = {{"by", "a results file that could not be written"},
-                     {"at", utc_now()},
-                     {"reason", reason}};
+  meta["aborted"] = {
+      {"by", "a results file that could not be written"}, {"at", utc_now()}, {"reason", reason}};
   try {
     leader.store.write_meta(meta);
   } catch (const ResultsWriteError&) {
@@ -282,7 +281,6 @@ std::string status_tally(const std::vector<Json>& records) {
   return tally;
 }
 
-
 // Rank 0 opens (and locks) the folder; a folder that cannot be used stops every rank.
 std::unique_ptr<Leader> open_on_leader(const Experiment& experiment, const SweepOptions& options,
                                        int rank) {
@@ -359,12 +357,11 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
     run_in_folder(experiment, trials, done, driver, meta, watchdog, resuming);
   } catch (const ResultsWriteError& e) {
     if (leader) mark_write_failure(*leader, meta, e.what());
-    const std::string directory = broadcast_string(leader ? leader->store.directory() : "", 0,
-                                                   MPI_COMM_WORLD);
-    throw ResultsWriteError(std::string(e.what()) +
-                            "; every trial recorded before is kept in " + directory +
-                            "/trials.jsonl: make room, then continue with harness --resume " +
-                            directory);
+    const std::string directory =
+        broadcast_string(leader ? leader->store.directory() : "", 0, MPI_COMM_WORLD);
+    throw ResultsWriteError(
+        std::string(e.what()) + "; every trial recorded before is kept in " + directory +
+        "/trials.jsonl: make room, then continue with harness --resume " + directory);
   }
   if (!leader) return {};
   const std::size_t noisy = reporter.noisy_trials();

@@ -14,7 +14,8 @@ const Schema& collective_settings_schema() {
       {"backend", T::kString, "mpi", -inf, inf, false, {}, "communicator plugin name"},
       {"backend_params", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "parameters passed to the communicator plugin"},
-      {"min_bytes", T::kInteger, 4, 1, 1e12, false, {}, "smallest message, in bytes; the range's sizes are the same for every dtype, and a size "
+      {"min_bytes", T::kInteger, 4, 1, 1e12, false, {},
+       "smallest message, in bytes; the range's sizes are the same for every dtype, and a size "
        "that is no whole number of dtype's elements (4 B in fp64) is left out"},
       {"max_bytes", T::kInteger, 64 << 20, 1, 1e12, false, {}, "largest message, in bytes"},
       {"step_factor", T::kInteger, 2, 2, 1024, false, {},

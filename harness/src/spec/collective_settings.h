@@ -22,8 +22,8 @@ struct CollectiveSettings {
   int world_size = 1;
   std::string backend = "mpi";
   Json backend_params = Json::object();
-  std::vector<std::uint64_t> message_bytes;  // the sizes measured, whole elements each
-  bool explicit_sizes = false;               // from "sizes" (else the min/max/step range)
+  std::vector<std::uint64_t> message_bytes;           // the sizes measured, whole elements each
+  bool explicit_sizes = false;                        // from "sizes" (else the min/max/step range)
   std::uint64_t min_bytes = 4, max_bytes = 64 << 20;  // the range, as given
   plugin::DType dtype = plugin::DType::kFloat32;
   plugin::ReduceOp reduce = plugin::ReduceOp::kSum;

@@ -37,8 +37,8 @@ const char* dataset_kind_name(DatasetKind kind) {
 std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset) {
   switch (dataset.kind) {
     case DatasetKind::kSynthetic:
-      return {"rows", "dim", "latent_dim", "contamination", "noise", "anomaly_scale", "seed",
-              "test_fraction"};
+      return {"rows",  "dim",           "latent_dim", "contamination",
+              "noise", "anomaly_scale", "seed",       "test_fraction"};
     case DatasetKind::kAnnthyroid: return {"path"};  // its own train and test files
     case DatasetKind::kCsv:
       // A separate test file replaces the random split (test_fraction and its seed).

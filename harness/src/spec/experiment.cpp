@@ -337,8 +337,10 @@ void check_estimator(const Experiment& experiment, ErrorList& errors) {
 void check_name(const std::string& name, ErrorList& errors) {
   constexpr std::size_t kMostCharacters = 100;
   if (!std::regex_match(name, std::regex("[A-Za-z0-9_.-]+")) || name.front() == '.')
-    errors.add("/name: expected letters, digits, '.', '_' or '-', not starting with '.' (it "
-               "names a folder), got " + brief(Json(name)));
+    errors.add(
+        "/name: expected letters, digits, '.', '_' or '-', not starting with '.' (it "
+        "names a folder), got " +
+        brief(Json(name)));
   else if (name.size() > kMostCharacters)
     errors.add("/name: at most " + std::to_string(kMostCharacters) +
                " characters (it names a folder), got " + std::to_string(name.size()));

@@ -47,9 +47,9 @@ std::string point_origin(const ExperimentPart& part, const Axes& axes,
                         : origin;
 }
 
-// Sweep point `point` applied to `settings`; returns the swept values for display.
-Json apply_point(const Axes& axes, std::size_t point, Json* settings) {
-  const std::vector<std::size_t> digits = point_digits(axes, point);
+// The sweep point that takes value digits[a] of each axis a, applied to `settings`; returns
+// the swept values for display.
+Json apply_point(const Axes& axes, const std::vector<std::size_t>& digits, Json* settings) {
   Json shown = Json::object();
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const Json& value = axes[a].second[digits[a]];
@@ -90,13 +90,13 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
     points *= axis.value().size();
   }
   for (std::size_t point = 0; point < points; ++point) {
+    const std::vector<std::size_t> digits = point_digits(axes, point);
     Json settings = base;
-    const Json shown = apply_point(axes, point, &settings);
-    Json given = part.settings;
-    apply_point(axes, point, &given);
+    const Json shown = apply_point(axes, digits, &settings);
     Trial trial;
-    trial.given = given;
-    trial.origin = point_origin(part, axes, point_digits(axes, point));
+    trial.given = part.settings;
+    apply_point(axes, digits, &trial.given);
+    trial.origin = point_origin(part, axes, digits);
     trial.kind = part.kind;
     trial.part = part.name;
     trial.part_index = part_index;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/human_units.h"
 #include "data/data_cache.h"
 #include "loader/plugin_capabilities.h"
 #include "spec/model_params.h"
@@ -66,14 +67,6 @@ void check_compression(const TrainSettings& settings, const PluginHandle& backen
                                  plugin::dtype_name(wire));
 }
 
-// "a, b and c".
-std::string join_words(const std::vector<std::string>& words) {
-  std::string text;
-  for (std::size_t i = 0; i < words.size(); ++i)
-    text += (i == 0 ? "" : (i + 1 == words.size() ? " and " : ", ")) + words[i];
-  return text;
-}
-
 // A setting the trial's choices do not read would be silently ignored: the data set kind's
 // fields, and sgd's momentum.
 void check_settings_read(const TrainSettings& settings, ValidationContext& context) {
@@ -83,12 +76,13 @@ void check_settings_read(const TrainSettings& settings, ValidationContext& conte
   if (dataset && dataset->is_object())
     for (const auto& field : dataset->items())
       if (field.key() != "kind" && std::find(read.begin(), read.end(), field.key()) == read.end())
-        context.add("dataset." + field.key(),
-                    "data set kind \"" + kind + "\"" +
-                        (settings.dataset.kind == DatasetKind::kCsv && !settings.dataset.test_path.empty()
-                             ? " with a test_path"
-                             : "") +
-                        " does not read it (it reads " + join_words(read) + "); remove it");
+        context.add(
+            "dataset." + field.key(),
+            "data set kind \"" + kind + "\"" +
+                (settings.dataset.kind == DatasetKind::kCsv && !settings.dataset.test_path.empty()
+                     ? " with a test_path"
+                     : "") +
+                " does not read it (it reads " + human_list(read) + "); remove it");
   if (context.is_given("optimizer.momentum") && settings.optimizer.kind != OptimizerKind::kSgd)
     context.add("optimizer.momentum",
                 "only optimizer sgd reads it, and this trial's optimizer is adam; remove it");

@@ -22,7 +22,7 @@ struct ValidationContext {
   DataCache& data;
   ErrorList& errors;
   std::set<std::string>& seen;  // configurations already checked in this experiment
-  const Json& given;             // the trial's settings as the file gives them, no defaults
+  const Json& given;            // the trial's settings as the file gives them, no defaults
 
   // Whether the file (or the sweep point) sets dotted `field` itself.
   bool is_given(const std::string& field) const { return find_path(given, field) != nullptr; }
