@@ -25,7 +25,7 @@ PY
 # 2. Killed (SIGKILL, no chance to clean up) once two trials are recorded, then resumed.
 cat > "$WORK/long.json" <<'JSON'
 {"name": "long", "seed": 3,
- "settings": {"dataset": {"rows": 20000}, "epochs": 3, "min_time_s": 0.05},
+ "settings": {"dataset": {"rows": 20000}, "epochs": 3, "min_time_s": 0.05, "quiet_wait_s": 0},
  "sweep": {"world_size": [1, 2], "batch_size": [16, 32, 64], "optimizer.lr": [0.001, 0.003]}}
 JSON
 setsid $MPIRUN -np 2 "$HARNESS" "$WORK/long.json" --results-dir "$WORK/b" -q &

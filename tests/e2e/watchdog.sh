@@ -18,14 +18,15 @@ stall_and_check() {
  "sweep": {"batch_size": [64, 32]}}
 JSON
   # The first trial's timing phase lasts 30 s: plenty of time to stop rank 1 inside it.
-  setsid $MPIRUN -np 2 "$HARNESS" "$dir/stall.json" --results-dir "$dir/r" > "$dir/console" 2>&1 &
+  # -v: the console says when the trial starts.
+  setsid $MPIRUN -np 2 "$HARNESS" "$dir/stall.json" -v --results-dir "$dir/r" > "$dir/console" 2>&1 &
   local job=$! rank1="" pid
   # Rank 1 is the process whose environment says so (OpenMPI sets OMPI_COMM_WORLD_RANK).
   for _ in $(seq 600); do
     for pid in $(pgrep -f "harness $dir/stall.json" || true); do
       tr '\0' '\n' < /proc/"$pid"/environ 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1" && rank1=$pid
     done
-    [ -n "$rank1" ] && grep -q "start" "$dir/console" 2>/dev/null && break
+    [ -n "$rank1" ] && grep -q " start  " "$dir/console" 2>/dev/null && break
     sleep 0.05
   done
   [ -n "$rank1" ] || fail "$name: could not find rank 1"

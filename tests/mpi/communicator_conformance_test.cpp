@@ -44,7 +44,7 @@ std::vector<Variant> communicator_variants() {
             {name, std::string(R"({"algorithm": "ring", "receive": ")") + receive + "\"}"});
     } else if (name == "ring") {
       variants.push_back({name, "{}"});
-      variants.push_back({name, R"({"chunk_bytes": 64})"});  // many chunks per segment
+      variants.push_back({name, R"({"chunk_bytes": 1024})"});  // many chunks per segment
     } else {
       variants.push_back({name, "{}"});
     }

@@ -15,7 +15,8 @@
 
 namespace harness::testing {
 
-// Small, fast defaults; `extra` replaces them (objects merge). Rank 0 gets the record, the
+// Small, fast defaults; `extra` replaces them (objects merge). These tests check what training
+// computes, not how fast: the quiet-machine gate only reads its canary, never waits. Rank 0 gets the record, the
 // other ranks of the trial an empty object (the record is rank 0's), ranks outside it null.
 // Every world rank must call it.
 inline Json run_training(int world, std::uint64_t seed, const std::string& extra,
@@ -24,7 +25,8 @@ inline Json run_training(int world, std::uint64_t seed, const std::string& extra
                    {"epochs", 2},
                    {"batch_size", 16},
                    {"dataset", {{"rows", 600}}},
-                   {"min_time_s", 0.05}};
+                   {"min_time_s", 0.05},
+                   {"quiet_wait_s", 0}};
   deep_merge(settings, Json::parse(extra));
   const Experiment e = parse_experiment(
       Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
