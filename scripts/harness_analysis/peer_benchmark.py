@@ -2,16 +2,24 @@
 with harness, same model shape and data, one thread per rank, timed the same way on both
 sides; prints both and their ratios over alternating runs.
 
-    scripts/peer_benchmark [--model autoencoder|transformer] [--backend mpi] [--world 2]
-                           [--batch 32] [--epochs 3] [--rows 40000] [--repeats 3]
+    scripts/peer_benchmark [--model autoencoder|transformer] [--size small|large]
+                           [--backend mpi] [--world 2] [--batch 32] [--epochs 3] [--rows 40000]
+                           [--repeats 3] [--device cpu|cuda] [--harness PATH] [--json FILE]
 
 --model autoencoder (default): the 20-10-3-10-20 autoencoder of the Horovod tutorial, on the
 same CSV data.
---model transformer: the harness's Transformer autoencoder rebuilt in PyTorch (d_model 128,
-4 heads, 1+1 layers, feedforward 512: ~1.6 MB of gradients) on windows of 16 x 4; DDP runs as
-it does by default (25 MB buckets, allreduce overlapped with backward) and so does the
-harness (fusion_bytes 25 MiB, overlap: true). The timed work does not depend on the values,
-so DDP trains on random windows of the harness's shape and count.
+--model transformer: the harness's Transformer autoencoder rebuilt in PyTorch; --size small
+(default): d_model 128, 4 heads, 1+1 layers, feedforward 512 (~1.6 MB of gradients) on
+windows of 16 x 4; --size large: d_model 512, 8 heads, 3+3 layers, feedforward 2048 (~19 M
+parameters) on windows of 64 x 16, enough to keep a GPU busy. DDP runs as it does by default
+(25 MB buckets, allreduce overlapped with backward) and so does the harness (fusion_bytes
+25 MiB, overlap: true). The timed work does not depend on the values, so PyTorch trains on
+random windows of the harness's shape and count.
+
+--device cuda: both sides on the GPU at world 1 (NCCL cannot put two ranks on one GPU): the
+harness through --backend (nccl) and PyTorch eager (no process group: nothing to reduce),
+each step synchronised before its time is read. --harness: the binary (default
+build/harness); --json: the runs and ratios as JSON too.
 
 Two figures, each computed alike for both sides (samples summed over ranks):
   wall-clock   steps x batch x world over the wall time of all training epochs (the harness's
@@ -46,27 +54,33 @@ class AutoEncoder(nn.Module):  # the Horovod tutorial's model, layer for layer
         return self.decoder(self.encoder(x))
 
 
-TRANSFORMER = {"d_model": 128, "heads": 4, "layers": 1, "feedforward": 512, "latent_size": 8}
-WINDOW, FEATURES = 16, 4
-SERIES_LENGTH = 4000  # the harness's synthetic_series length; stride 4 gives its window count
+# Per size: the model's parameters and the synthetic series it reads (stride 4 gives the
+# harness's window count).
+SIZES = {
+    "small": {"model": {"d_model": 128, "heads": 4, "layers": 1, "feedforward": 512, "latent_size": 8},
+              "window": 16, "features": 4, "length": 4000},
+    "large": {"model": {"d_model": 512, "heads": 8, "layers": 3, "feedforward": 2048, "latent_size": 64},
+              "window": 64, "features": 16, "length": 60000},
+}
+STRIDE = 4
 
 
 class TransformerAutoencoder(nn.Module):
     """plugins/models/transformer, layer for layer: embed + sinusoidal positions, encoder,
     mean-pooled latent, positions again, decoder, output ([time, batch, d_model] inside)."""
 
-    def __init__(self, d_model, heads, layers, feedforward, latent_size):
+    def __init__(self, d_model, heads, layers, feedforward, latent_size, window, features):
         super().__init__()
         layer = lambda: nn.TransformerEncoderLayer(d_model, heads, dim_feedforward=feedforward, dropout=0.0)
-        self.embed = nn.Linear(FEATURES, d_model)
+        self.embed = nn.Linear(features, d_model)
         self.encoder = nn.TransformerEncoder(layer(), layers, enable_nested_tensor=False)
         self.to_latent = nn.Linear(d_model, latent_size)
         self.from_latent = nn.Linear(latent_size, d_model)
         self.decoder = nn.TransformerEncoder(layer(), layers, enable_nested_tensor=False)
-        self.output = nn.Linear(d_model, FEATURES)
-        position = torch.arange(WINDOW, dtype=torch.float32).unsqueeze(1)
+        self.output = nn.Linear(d_model, features)
+        position = torch.arange(window, dtype=torch.float32).unsqueeze(1)
         rate = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-np.log(10000.0) / d_model))
-        table = torch.zeros(WINDOW, d_model)
+        table = torch.zeros(window, d_model)
         table[:, 0::2] = torch.sin(position * rate)
         table[:, 1::2] = torch.cos(position * rate)[:, : d_model // 2]
         self.register_buffer("positional", table)
@@ -78,10 +92,17 @@ class TransformerAutoencoder(nn.Module):
         return self.output(self.decoder(expanded).transpose(0, 1))
 
 
+def transformer(args):
+    size = SIZES[args.size]
+    return TransformerAutoencoder(**size["model"], window=size["window"], features=size["features"])
+
+
 def training_data(args, csv_path):
     if args.model == "transformer":
-        windows = (SERIES_LENGTH - WINDOW) // 4 + 1
-        return torch.randn(int(windows * 0.7), WINDOW, FEATURES, generator=torch.Generator().manual_seed(1))
+        size = SIZES[args.size]
+        windows = (size["length"] - size["window"]) // STRIDE + 1
+        return torch.randn(int(windows * 0.7), size["window"], size["features"],
+                           generator=torch.Generator().manual_seed(1))
     data = np.loadtxt(csv_path, delimiter=",", skiprows=1, dtype=np.float32)
     x = torch.from_numpy(data[data[:, -1] == 0][:, :-1].copy())
     return (x - x.mean(0)) / x.std(0)
@@ -96,7 +117,7 @@ def ddp_worker(rank, args, csv_path, port, results):
     sampler = torch.utils.data.distributed.DistributedSampler(dataset, world, rank, seed=1)
     loader = torch.utils.data.DataLoader(dataset, batch_size=batch, sampler=sampler)
     torch.manual_seed(1)
-    module = TransformerAutoencoder(**TRANSFORMER) if args.model == "transformer" else AutoEncoder()
+    module = transformer(args) if args.model == "transformer" else AutoEncoder()
     model = nn.parallel.DistributedDataParallel(module)  # bucket_cap_mb=25, overlapped: defaults
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.MSELoss()
@@ -123,6 +144,38 @@ def ddp_worker(rank, args, csv_path, port, results):
     dist.destroy_process_group()
 
 
+def run_eager(csv_path, args):
+    """PyTorch at world 1 on args.device, the same loop as a DDP rank's without the process
+    group: the data on the device, reshuffled each epoch, whole batches."""
+    torch.manual_seed(1)
+    device = torch.device(args.device)
+    synchronize = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
+    model = (transformer(args) if args.model == "transformer" else AutoEncoder()).to(device)
+    data = training_data(args, csv_path).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.MSELoss()
+    durations = []
+    synchronize()
+    started = time.perf_counter()
+    for _ in range(args.epochs):
+        order = torch.randperm(len(data), device=device)
+        for first in range(0, len(data) - args.batch + 1, args.batch):
+            step_started = time.perf_counter()
+            batch_x = data[order[first:first + args.batch]]
+            optimizer.zero_grad()
+            loss_fn(model(batch_x), batch_x).backward()
+            optimizer.step()
+            synchronize()
+            durations.append(time.perf_counter() - step_started)
+    wall = time.perf_counter() - started
+    return {"wall": len(durations) * args.batch / wall,
+            "median_step": args.batch / float(np.median(durations[WARMUP:]))}
+
+
+def run_peer(csv_path, args):
+    return run_eager(csv_path, args) if args.device == "cuda" else run_ddp(csv_path, args)
+
+
 def run_ddp(csv_path, args):
     ctx = mp.get_context("spawn")
     results = ctx.SimpleQueue()
@@ -133,11 +186,14 @@ def run_ddp(csv_path, args):
 
 def harness_settings(csv_path, args):
     common = {"world_size": args.world, "backend": args.backend, "optimizer": {"name": "adam", "lr": 0.001},
-              "batch_size": args.batch, "epochs": args.epochs, "warmup_steps": WARMUP, "threads": 1}
+              "batch_size": args.batch, "epochs": args.epochs, "warmup_steps": WARMUP}
+    if args.device == "cpu":
+        common["threads"] = 1
     if args.model == "transformer":
-        return dict(common, model="transformer", model_params=TRANSFORMER,
-                    dataset={"kind": "synthetic_series", "length": SERIES_LENGTH, "dim": FEATURES,
-                             "window": WINDOW, "stride": 4},
+        size = SIZES[args.size]
+        return dict(common, model="transformer", model_params=size["model"],
+                    dataset={"kind": "synthetic_series", "length": size["length"], "dim": size["features"],
+                             "window": size["window"], "stride": STRIDE},
                     fusion_bytes=25 << 20, overlap=True)
     return dict(common, model="autoencoder", dataset={"kind": "csv", "path": csv_path, "test_fraction": 0.05})
 
@@ -148,7 +204,7 @@ def run_harness(csv_path, workdir, args):
     json.dump(experiment, open(path, "w"))
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     subprocess.run(["mpirun", "--bind-to", "none", "--oversubscribe", "-np", str(args.world),
-                    HARNESS, path, "--results-dir", os.path.join(workdir, "results"), "-q"], check=True, env=env)
+                    args.harness, path, "--results-dir", os.path.join(workdir, "results"), "-q"], check=True, env=env)
     run_dir = os.path.join(workdir, "results", "peer")
     run_dir = os.path.join(run_dir, sorted(os.listdir(run_dir))[-1])
     [record] = load_or_exit(run_dir, "scripts/peer_benchmark").records
@@ -162,6 +218,10 @@ def run_harness(csv_path, workdir, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", choices=["autoencoder", "transformer"], default="autoencoder")
+    parser.add_argument("--size", choices=sorted(SIZES), default="small", help="the Transformer's size")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--harness", default=HARNESS, help="the harness binary")
+    parser.add_argument("--json", help="also write the runs and ratios here")
     parser.add_argument("--backend", default="mpi", help="the harness's backend plugin")
     parser.add_argument("--rows", type=int, default=40000)
     parser.add_argument("--epochs", type=int, default=3)
@@ -170,6 +230,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3,
                         help="alternating runs of each side; medians are compared (the machine is noisy)")
     args = parser.parse_args()
+    if args.device == "cuda" and args.world != 1:
+        parser.error("--device cuda runs at --world 1 (NCCL cannot put two ranks on one GPU)")
     with tempfile.TemporaryDirectory() as workdir:
         rng = np.random.default_rng(0)
         x = rng.normal(size=(args.rows, 3)) @ rng.normal(size=(3, 20)) + 0.05 * rng.normal(size=(args.rows, 20))
@@ -180,27 +242,42 @@ def main():
         runs = {"harness": [], "ddp": []}
         for _ in range(args.repeats):
             runs["harness"].append(run_harness(csv_path, workdir, args))
-            runs["ddp"].append(run_ddp(csv_path, args))
-    print(f"{args.model}, world {args.world}, batch {args.batch}/rank, {args.epochs} epochs; median of "
-          f"{args.repeats} alternating runs [range]")
+            runs["ddp"].append(run_peer(csv_path, args))
+    peer = "PyTorch eager (cuda)" if args.device == "cuda" else "PyTorch DDP (gloo)"
+    print(f"{args.model} ({args.size}), world {args.world}, batch {args.batch}/rank, {args.epochs} epochs, "
+          f"{args.device}; median of {args.repeats} alternating runs [range]")
     for figure in ("wall", "median_step"):
-        print(report_line(figure, runs, args.backend))
+        print(report_line(figure, runs, args.backend, peer))
+    if args.json:
+        summary = {figure: ratio_summary(figure, runs) for figure in ("wall", "median_step")}
+        json.dump({"settings": vars(args), "peer": peer, "runs": runs, "ratio": summary},
+                  open(args.json, "w"), indent=1)
 
 
 def median(values):
     return sorted(values)[len(values) // 2]
 
 
-def report_line(figure, runs, backend):
+def ratios(figure, runs):
+    """harness / peer per round: the runs of one round ran back to back."""
+    return [h[figure] / d[figure] for h, d in zip(runs["harness"], runs["ddp"])]
+
+
+def ratio_summary(figure, runs):
+    r = ratios(figure, runs)
+    return {"median": median(r), "min": min(r), "max": max(r)}
+
+
+def report_line(figure, runs, backend, peer):
     """One figure for both sides and their ratio, each with the range over the runs."""
     ddp = [r[figure] for r in runs["ddp"]]
     harness = [r[figure] for r in runs["harness"]]
-    ratios = [h / d for h, d in zip(harness, ddp)]
+    ratio = ratio_summary(figure, runs)
     name = {"wall": "wall-clock", "median_step": "median step"}[figure]
-    return (f"{name:<12} PyTorch DDP (gloo) {units.samples_per_s(median(ddp))} [{units.count(min(ddp))}, "
+    return (f"{name:<12} {peer} {units.samples_per_s(median(ddp))} [{units.count(min(ddp))}, "
             f"{units.count(max(ddp))}]   harness ({backend}) {units.samples_per_s(median(harness))} "
-            f"[{units.count(min(harness))}, {units.count(max(harness))}]   ratio {units.ratio(median(ratios))} "
-            f"[{units.ratio(min(ratios))}, {units.ratio(max(ratios))}]")
+            f"[{units.count(min(harness))}, {units.count(max(harness))}]   ratio {units.ratio(ratio['median'])} "
+            f"[{units.ratio(ratio['min'])}, {units.ratio(ratio['max'])}]")
 
 
 if __name__ == "__main__":

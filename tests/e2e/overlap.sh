@@ -2,8 +2,7 @@
 # exposed communication and overlap fractions, keeps replicas identical, files each trial's
 # timeline as a Chrome trace beside (not inside) trials.jsonl, and scripts/plot draws the
 # breakdown and one step of a timeline and answers in report.md. The shipped overlap and
-# gpu_check experiments validate, and scripts/gpu_check plans its steps and, on a machine
-# without a CUDA torch, says it cannot run (exit 3).
+# gpu_check experiments validate (scripts/gpu_check itself: gpu_rehearsal.sh).
 source "$(dirname "$0")/lib.bash"
 
 cat > "$WORK/overlap.json" <<'JSON'
@@ -58,10 +57,5 @@ echo "ok: plots and report"
 "$HARNESS" experiments/overlap.json --dry-run | tail -1 | grep -q "^864 trial(s)" || fail "overlap.json"
 sed 's/"nccl"/"mpi"/' experiments/gpu_check.json > "$WORK/gpu_check.json"
 "$HARNESS" "$WORK/gpu_check.json" --dry-run >/dev/null || fail "gpu_check.json does not validate"
-[ "$(scripts/gpu_check --plan | wc -l)" -eq 6 ] || fail "gpu_check --plan"
-status=0
-PYTHON=/nonexistent/python scripts/gpu_check --out "$WORK/gpu" >"$WORK/gpu.out" 2>&1 || status=$?
-[ "$status" -eq 3 ] || { cat "$WORK/gpu.out"; fail "gpu_check without a CUDA torch: exit $status, expected 3"; }
-grep -q '"environment": "cannot run' "$WORK/gpu/summary.json" || fail "gpu_check summary"
-echo "ok: shipped experiments validate; gpu_check plans and declines without a GPU"
+echo "ok: shipped experiments validate"
 echo PASS
