@@ -4,6 +4,7 @@
 
 #include "mpi/mpi_check.h"
 #include "mpi/string_gather.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 namespace {
@@ -30,6 +31,9 @@ void add_names(int rank, Json* events) {
 
 void StepTimeline::start(MPI_Comm comm) {
   if (max_steps_ == 0) return;
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  WatchedOperation watched("start of the timeline", 0, size);
   check_mpi(MPI_Barrier(comm), "MPI_Barrier");
   origin_ = Clock::now();
   started_ = true;
@@ -74,8 +78,10 @@ void StepTimeline::instant(Lane lane, const char* name, Clock::time_point at, Js
 
 Json StepTimeline::gather(MPI_Comm comm) const {
   if (max_steps_ == 0) return nullptr;
-  int rank = 0;
+  int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  WatchedOperation watched("gathering the timeline", 0, size);
   std::string mine;
   {
     std::lock_guard<std::mutex> lock(mutex_);

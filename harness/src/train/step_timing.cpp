@@ -6,6 +6,7 @@
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
+#include "mpi/watchdog.h"
 #include "train/arrival_skew.h"
 
 namespace harness {
@@ -31,6 +32,7 @@ std::vector<RankMedians> gather_medians(const StepSamples& samples, MPI_Comm com
                          median_or_zero(samples.exposed_comm_s), median_or_zero(samples.comm_s),
                          median_or_zero(samples.optimizer_s)};
   std::vector<RankMedians> all(static_cast<std::size_t>(size));
+  WatchedOperation watched("gathering step times", 0, size);
   check_mpi(MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, comm),
             "MPI_Gather");
   return all;

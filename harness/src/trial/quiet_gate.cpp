@@ -9,6 +9,7 @@
 
 #include "mpi/mpi_check.h"
 #include "mpi/trial_groups.h"
+#include "mpi/watchdog.h"
 
 namespace harness {
 namespace {
@@ -28,6 +29,9 @@ int usable_cpus() {
 std::string oversubscription(MPI_Comm comm) {
   // The most ranks on a host and the fewest CPUs, in one MAX reduction.
   std::array<int, 2> mine{place_on_host(comm).ranks, -usable_cpus()}, worst{};
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  WatchedOperation watched("quiet-machine check", 0, size);
   check_mpi(MPI_Allreduce(mine.data(), worst.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   const int ranks = worst[0], cpus = -worst[1];
   if (ranks <= cpus) return {};
@@ -46,6 +50,9 @@ QuietGate::QuietGate(const QuietGateSettings& settings, MPI_Comm comm,
 
 double QuietGate::read() {
   if (!active()) return 1.0;
+  int size = 0;
+  MPI_Comm_size(comm_, &size);
+  WatchedOperation watched("quiet-machine check", readings_++, size);
   // Together, so that each reading sees its neighbours busy as during a measurement.
   check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
   std::array<double, 2> mine{canary_(), spent_s_}, largest{};

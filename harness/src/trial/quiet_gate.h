@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -65,6 +66,7 @@ class QuietGate {
   std::function<double()> canary_;
   std::string off_reason_;
   double spent_s_ = 0;  // waiting and discarded measurements, agreed at every read
+  std::uint64_t readings_ = 0;  // the watchdog's step: which reading a stopped rank missed
   int measurements_ = 0;
   int not_quiet_ = 0;
   int retries_ = 0;
