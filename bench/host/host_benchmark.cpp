@@ -1,6 +1,8 @@
 // The host's hot paths, one process: gradient fusion pack/unpack at each model plugin's size,
 // the distributed sampler's per-epoch shuffle, the learning-rate schedule, parsing, expanding
-// and validating each shipped experiment, and appending (fsynced) a trial record.
+// and validating each shipped experiment, appending (fsynced) a trial record, and the results
+// folder's CSVs over a whole sweep of cheap trials (the sinks' schedule beside a rewrite after
+// every trial: the time per trial should stay flat as the sweep grows).
 // Run by scripts/benchmark host.
 #include <benchmark/benchmark.h>
 #include <mpi.h>
@@ -18,7 +20,11 @@
 
 #include "data/data_cache.h"
 #include "loader/plugin_registry.h"
+#include "results/aggregates_csv.h"
+#include "results/file_writing.h"
+#include "results/points_csv.h"
 #include "results/results_store.h"
+#include "results/summary_csv.h"
 #include "run/trial_kinds.h"
 #include "run/trial_validation.h"
 #include "spec/experiment.h"
@@ -127,6 +133,61 @@ void results_append(benchmark::State& state) {
                           static_cast<int64_t>(first.size()));
 }
 
+// --- results: the CSV sinks over a sweep -----------------------------------------------------
+
+// A sweep of `trials` records of the fixture's first, 5 repetitions per point.
+std::vector<Json> sweep_records(std::size_t trials) {
+  const fs::path fixture =
+      fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl";
+  std::istringstream lines(read_text(fixture));
+  std::string first;
+  std::getline(lines, first);
+  const Json record = Json::parse(first);
+  std::vector<Json> records;
+  for (std::size_t i = 0; i < trials; ++i) {
+    Json r = record;
+    r["status"] = "ok";
+    r["key"] = "trial-" + std::to_string(i);
+    r["point"] = "point-" + std::to_string(i / 5);
+    r["repetition"] = i % 5;
+    r["throughput"]["samples_per_s"] = 1000.0 + static_cast<double>(i % 7);
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+// Every record through summary.csv, points.csv and aggregates.csv, as a sweep hands them on;
+// every_trial: each file rewritten after every trial instead (what the sinks did before).
+void csv_sinks(benchmark::State& state, bool every_trial) {
+  const auto trials = static_cast<std::size_t>(state.range(0));
+  const std::vector<Json> records = sweep_records(trials);
+  const fs::path dir = fs::temp_directory_path() / ("harness_bench_csv_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (auto _ : state) {
+    std::vector<std::unique_ptr<harness::RewrittenFile>> sinks;
+    sinks.push_back(std::make_unique<harness::SummaryCsv>(dir.string()));
+    sinks.push_back(std::make_unique<harness::PointsCsv>(dir.string()));
+    sinks.push_back(std::make_unique<harness::AggregatesCsv>(dir.string(), harness::Estimator{}));
+    std::vector<Json> all;
+    for (const Json& record : records) {
+      all.push_back(record);
+      for (auto& sink : sinks) {
+        if (!every_trial) {
+          sink->record_added(record, all);
+        } else if (const std::string text = sink->contents(all); !text.empty()) {
+          harness::write_file_atomically((dir / "every_trial.csv").string(), text);
+        }
+      }
+    }
+    for (auto& sink : sinks) sink->sweep_ended(all);
+  }
+  fs::remove_all(dir);
+  state.SetComplexityN(state.range(0));
+  state.counters["per_trial"] = benchmark::Counter(
+      static_cast<double>(trials), benchmark::Counter::kIsIterationInvariantRate |
+                                       benchmark::Counter::kInvert);
+}
+
 void register_benchmarks() {
   register_fusion("autoencoder", Json{{"hidden", {10, 3}}});
   register_fusion("lstm", Json{{"hidden_size", 32}, {"latent_size", 8}});
@@ -145,6 +206,15 @@ void register_benchmarks() {
   for (const auto& path : experiments) register_experiment(path);
   benchmark::RegisterBenchmark("results/append_fsync", results_append)
       ->Unit(benchmark::kMicrosecond);
+  // The old way only up to 500 trials: it takes minutes beyond (quadratic).
+  for (const bool every_trial : {false, true}) {
+    auto* b = benchmark::RegisterBenchmark(
+        every_trial ? "results/csv_sinks_rewrite_every_trial" : "results/csv_sinks", csv_sinks,
+        every_trial);
+    for (const int trials : {250, 500, 1000, 2000})
+      if (!every_trial || trials <= 500) b->Arg(trials);
+    b->Complexity()->Unit(benchmark::kMillisecond)->Iterations(1);
+  }
 }
 
 }  // namespace

@@ -76,8 +76,8 @@ std::string aggregates_csv(const std::vector<Json>& records, const Estimator& es
   return csv.str();
 }
 
-void AggregatesCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
-  write_file_atomically(directory_ + "/aggregates.csv", aggregates_csv(all, estimator_));
+std::string AggregatesCsv::contents(const std::vector<Json>& all) const {
+  return aggregates_csv(all, estimator_);
 }
 
 }  // namespace harness

@@ -13,22 +13,21 @@
 #include <vector>
 
 #include "metrics/point_estimate.h"
-#include "results/record_sink.h"
+#include "results/rewritten_file.h"
 
 namespace harness {
 
-class AggregatesCsv final : public RecordSink {
+class AggregatesCsv final : public RewrittenFile {
  public:
-  AggregatesCsv(std::string directory, const Estimator& estimator)
-      : directory_(std::move(directory)), estimator_(estimator) {}
-  void record_added(const Json& record, const std::vector<Json>& all) override;
+  AggregatesCsv(const std::string& directory, const Estimator& estimator)
+      : RewrittenFile(directory + "/aggregates.csv"), estimator_(estimator) {}
+  std::string contents(const std::vector<Json>& all) const override;
 
  private:
-  std::string directory_;
   Estimator estimator_;
 };
 
-// The CSV text for a set of records (what record_added writes).
+// The CSV text for a set of records (what the sink writes).
 std::string aggregates_csv(const std::vector<Json>& records, const Estimator& estimator = {});
 
 }  // namespace harness

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "record/collective_point.h"
-#include "results/file_writing.h"
+#include "results/file_writing.h"  // csv_cell
 
 namespace harness {
 namespace {
@@ -32,7 +32,7 @@ void write_rows(const Json& record, std::ostringstream& csv) {
 
 }  // namespace
 
-void PointsCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
+std::string PointsCsv::contents(const std::vector<Json>& all) const {
   std::ostringstream csv;
   bool any = false;
   for (const auto& record : all) {
@@ -41,7 +41,7 @@ void PointsCsv::record_added(const Json& /*record*/, const std::vector<Json>& al
     any = true;
     write_rows(record, csv);
   }
-  if (any) write_file_atomically(directory_ + "/points.csv", csv.str());
+  return any ? csv.str() : std::string();
 }
 
 }  // namespace harness

@@ -5,17 +5,14 @@
 #include <string>
 #include <utility>
 
-#include "results/record_sink.h"
+#include "results/rewritten_file.h"
 
 namespace harness {
 
-class PointsCsv final : public RecordSink {
+class PointsCsv final : public RewrittenFile {
  public:
-  explicit PointsCsv(std::string directory) : directory_(std::move(directory)) {}
-  void record_added(const Json& record, const std::vector<Json>& all) override;
-
- private:
-  std::string directory_;
+  explicit PointsCsv(const std::string& directory) : RewrittenFile(directory + "/points.csv") {}
+  std::string contents(const std::vector<Json>& all) const override;  // empty: no collective
 };
 
 }  // namespace harness

@@ -13,6 +13,8 @@ class RecordSink {
   virtual ~RecordSink() = default;
   // `record` has just been appended; `all` holds every record of the folder, it included.
   virtual void record_added(const Json& record, const std::vector<Json>& all) = 0;
+  // The sweep is over (every trial run, or interrupted): `all` is every record of the folder.
+  virtual void sweep_ended(const std::vector<Json>& /*all*/) {}
 };
 
 }  // namespace harness

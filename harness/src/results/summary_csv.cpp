@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "results/file_writing.h"
+#include "results/file_writing.h"  // csv_cell
 
 namespace harness {
 
@@ -18,7 +18,7 @@ void flatten_scalars(const Json& value, const std::string& prefix,
   }
 }
 
-void SummaryCsv::record_added(const Json& /*record*/, const std::vector<Json>& all) {
+std::string SummaryCsv::contents(const std::vector<Json>& all) const {
   // Columns: the union of every record's scalar fields, in first-seen order.
   std::vector<std::string> columns;
   std::set<std::string> seen;
@@ -43,7 +43,7 @@ void SummaryCsv::record_added(const Json& /*record*/, const std::vector<Json>& a
     }
     csv << "\n";
   }
-  write_file_atomically(directory_ + "/summary.csv", csv.str());
+  return csv.str();
 }
 
 }  // namespace harness

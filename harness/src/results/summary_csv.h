@@ -1,22 +1,19 @@
 // summary.csv: one row per trial, one column per scalar field of the records (dotted names;
-// arrays are left out), rewritten whole after each trial.
+// arrays are left out), rewritten whole as trials finish (results/rewritten_file.h).
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "results/record_sink.h"
+#include "results/rewritten_file.h"
 
 namespace harness {
 
-class SummaryCsv final : public RecordSink {
+class SummaryCsv final : public RewrittenFile {
  public:
-  explicit SummaryCsv(std::string directory) : directory_(std::move(directory)) {}
-  void record_added(const Json& record, const std::vector<Json>& all) override;
-
- private:
-  std::string directory_;
+  explicit SummaryCsv(const std::string& directory) : RewrittenFile(directory + "/summary.csv") {}
+  std::string contents(const std::vector<Json>& all) const override;
 };
 
 // Scalars of a record flattened to dotted column names; arrays are left out.

@@ -44,6 +44,9 @@ struct Leader {
     store.append(record);
     for (auto& sink : sinks) sink->record_added(record, store.records());
   }
+  void sweep_ended() {
+    for (auto& sink : sinks) sink->sweep_ended(store.records());
+  }
 };
 
 std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOptions& options) {
@@ -87,6 +90,7 @@ class HangRecorder {
       if (trial_)
         leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size),
                                    TrialStatus::kHung, message, started_));
+      leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
       leader_->store.write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
       std::fprintf(stderr, "harness: watchdog: %s\n", e.what());
@@ -317,6 +321,7 @@ void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trial
     if (leader) meta["adaptive_repetitions"] = adaptive;
   }
   on_leader(leader != nullptr, [&] {
+    leader->sweep_ended();
     disarm_interruption_mark();
     meta.erase("unfinished");
     meta["finished_at"] = utc_now();
