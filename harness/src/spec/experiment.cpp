@@ -10,6 +10,7 @@
 #include "common/input_error.h"
 #include "common/watchdog_resolution.h"
 #include "spec/did_you_mean.h"
+#include "spec/enum_choice.h"
 #include "spec/json_path.h"
 #include "spec/json_structure.h"
 
@@ -362,11 +363,11 @@ void check_timeout(double timeout_s, ErrorList& errors) {
                " after timeout_s, so it cannot time shorter waits");
 }
 
-TrialOrder parse_trial_order(const std::string& name) {
-  if (name == "sequential") return TrialOrder::kSequential;
-  if (name == "random") return TrialOrder::kRandom;
-  return TrialOrder::kInterleaved;
-}
+const EnumChoice<TrialOrder> kTrialOrders[] = {{"sequential", TrialOrder::kSequential},
+                                               {"interleaved", TrialOrder::kInterleaved},
+                                               {"random", TrialOrder::kRandom}};
+const EnumChoice<EstimatorKind> kEstimators[] = {{"median", EstimatorKind::kMedian},
+                                                {"k_best", EstimatorKind::kKBest}};
 
 }  // namespace
 
@@ -392,13 +393,12 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.description = top["description"].get<std::string>();
   experiment.seed = top["seed"].get<std::uint64_t>();
   experiment.repetitions = top["repetitions"].get<int>();
-  experiment.order = parse_trial_order(top["order"].get<std::string>());
+  experiment.order = parse_choice("order", top["order"].get<std::string>(), kTrialOrders);
   experiment.adaptive.max_repetitions = top["max_repetitions"].get<int>();
   experiment.adaptive.target_ci = top["target_ci"].get<double>();
   experiment.adaptive.budget_s = top["adaptive_budget_s"].get<double>();
-  experiment.estimator.kind = top["estimator"].get<std::string>() == "k_best"
-                                  ? EstimatorKind::kKBest
-                                  : EstimatorKind::kMedian;
+  experiment.estimator.kind =
+      parse_choice("estimator", top["estimator"].get<std::string>(), kEstimators);
   experiment.estimator.k = top["estimator_k"].get<int>();
   experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);

@@ -1,31 +1,27 @@
 #include "spec/train_settings.h"
 
-#include <stdexcept>
+#include "spec/enum_choice.h"
 
 namespace harness {
+namespace {
 
-LrRule parse_lr_rule(const std::string& name) {
-  if (name == "none") return LrRule::kNone;
-  if (name == "linear") return LrRule::kLinear;
-  if (name == "sqrt") return LrRule::kSqrt;
-  throw std::invalid_argument("unknown lr_rule \"" + name + "\" (expected none, linear or sqrt)");
-}
+const EnumChoice<LrRule> kLrRules[] = {
+    {"none", LrRule::kNone}, {"linear", LrRule::kLinear}, {"sqrt", LrRule::kSqrt}};
+const EnumChoice<Compression> kCompressions[] = {
+    {"none", Compression::kNone}, {"fp16", Compression::kFp16}, {"bf16", Compression::kBf16}};
+const EnumChoice<OptimizerKind> kOptimizers[] = {{"adam", OptimizerKind::kAdam},
+                                                 {"sgd", OptimizerKind::kSgd}};
+
+}  // namespace
+
+LrRule parse_lr_rule(const std::string& name) { return parse_choice("lr_rule", name, kLrRules); }
 
 Compression parse_compression(const std::string& name) {
-  if (name == "none") return Compression::kNone;
-  if (name == "fp16") return Compression::kFp16;
-  if (name == "bf16") return Compression::kBf16;
-  throw std::invalid_argument("unknown compression \"" + name +
-                              "\" (expected none, fp16 or bf16)");
+  return parse_choice("compression", name, kCompressions);
 }
 
 const char* compression_name(Compression compression) {
-  switch (compression) {
-    case Compression::kNone: return "none";
-    case Compression::kFp16: return "fp16";
-    case Compression::kBf16: return "bf16";
-  }
-  return "?";
+  return choice_word(compression, kCompressions);
 }
 
 plugin::DType wire_dtype(Compression compression) {
@@ -41,7 +37,7 @@ namespace {
 
 OptimizerSettings parse_optimizer(const Json& optimizer) {
   OptimizerSettings o;
-  o.kind = optimizer.at("name") == "sgd" ? OptimizerKind::kSgd : OptimizerKind::kAdam;
+  o.kind = parse_choice("optimizer.name", optimizer.at("name").get<std::string>(), kOptimizers);
   o.lr = optimizer.at("lr").get<double>();
   o.momentum = optimizer.at("momentum").get<double>();
   o.weight_decay = optimizer.at("weight_decay").get<double>();
