@@ -161,7 +161,8 @@ std::vector<Json> sweep_records(std::size_t trials) {
 void csv_sinks(benchmark::State& state, bool every_trial) {
   const auto trials = static_cast<std::size_t>(state.range(0));
   const std::vector<Json> records = sweep_records(trials);
-  const fs::path dir = fs::temp_directory_path() / ("harness_bench_csv_" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("harness_bench_csv_" + std::to_string(getpid()));
   fs::create_directories(dir);
   for (auto _ : state) {
     std::vector<std::unique_ptr<harness::RewrittenFile>> sinks;
@@ -184,8 +185,8 @@ void csv_sinks(benchmark::State& state, bool every_trial) {
   fs::remove_all(dir);
   state.SetComplexityN(state.range(0));
   state.counters["per_trial"] = benchmark::Counter(
-      static_cast<double>(trials), benchmark::Counter::kIsIterationInvariantRate |
-                                       benchmark::Counter::kInvert);
+      static_cast<double>(trials),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void register_benchmarks() {

@@ -16,9 +16,9 @@
 namespace harness::testing {
 
 // Small, fast defaults; `extra` replaces them (objects merge). These tests check what training
-// computes, not how fast: the quiet-machine gate only reads its canary, never waits. Rank 0 gets the record, the
-// other ranks of the trial an empty object (the record is rank 0's), ranks outside it null.
-// Every world rank must call it.
+// computes, not how fast: the quiet-machine gate only reads its canary, never waits. Rank 0 gets
+// the record, the other ranks of the trial an empty object (the record is rank 0's), ranks outside
+// it null. Every world rank must call it.
 inline Json run_training(int world, std::uint64_t seed, const std::string& extra,
                          const PluginRegistry& plugins, DataCache& data) {
   Json settings = {{"world_size", world},

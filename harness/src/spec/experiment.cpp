@@ -367,7 +367,7 @@ const EnumChoice<TrialOrder> kTrialOrders[] = {{"sequential", TrialOrder::kSeque
                                                {"interleaved", TrialOrder::kInterleaved},
                                                {"random", TrialOrder::kRandom}};
 const EnumChoice<EstimatorKind> kEstimators[] = {{"median", EstimatorKind::kMedian},
-                                                {"k_best", EstimatorKind::kKBest}};
+                                                 {"k_best", EstimatorKind::kKBest}};
 
 }  // namespace
 
