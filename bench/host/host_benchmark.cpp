@@ -116,12 +116,17 @@ void register_experiment(const fs::path& path) {
 
 // --- results: one finished trial made durable ----------------------------------------------
 
-void results_append(benchmark::State& state) {
-  const fs::path fixture =
-      fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl";
-  std::istringstream lines(read_text(fixture));
+// The first line of the mixed results fixture: a real train record.
+std::string fixture_record_line() {
+  std::istringstream lines(
+      read_text(fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl"));
   std::string first;
   std::getline(lines, first);
+  return first;
+}
+
+void results_append(benchmark::State& state) {
+  const std::string first = fixture_record_line();
   const Json record = Json::parse(first);
   const fs::path base = fs::temp_directory_path() / ("harness_bench_" + std::to_string(getpid()));
   {
@@ -137,12 +142,7 @@ void results_append(benchmark::State& state) {
 
 // A sweep of `trials` records of the fixture's first, 5 repetitions per point.
 std::vector<Json> sweep_records(std::size_t trials) {
-  const fs::path fixture =
-      fs::path(HARNESS_SOURCE_DIR) / "tests/fixtures/mixed_results/trials.jsonl";
-  std::istringstream lines(read_text(fixture));
-  std::string first;
-  std::getline(lines, first);
-  const Json record = Json::parse(first);
+  const Json record = Json::parse(fixture_record_line());
   std::vector<Json> records;
   for (std::size_t i = 0; i < trials; ++i) {
     Json r = record;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,14 @@
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)
 
 namespace harness::testing {
+
+// A file's whole text ("" when it cannot be read).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 // A fresh directory of its own (mkdtemp), removed with everything in it when destroyed, so
 // that two test runs at once never share a file.

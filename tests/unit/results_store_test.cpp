@@ -18,13 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
@@ -42,11 +35,11 @@ TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
   summary.sweep_ended(store.records());  // the second record may have come too soon after
   store.write_meta({{"name", "exp"}});
 
-  EXPECT_EQ(read(fs::path(store.directory()) / "trials.jsonl"),
+  EXPECT_EQ(testing::read_file(fs::path(store.directory()) / "trials.jsonl"),
             "{\"key\":\"a\",\"status\":\"ok\",\"throughput\":{\"samples_per_s\":10},\"loss\":{"
             "\"per_epoch\":[1,2]}}\n"
             "{\"key\":\"b\",\"status\":\"failed\",\"reason\":\"x, \\\"y\\\"\"}\n");
-  EXPECT_EQ(read(fs::path(store.directory()) / "summary.csv"),
+  EXPECT_EQ(testing::read_file(fs::path(store.directory()) / "summary.csv"),
             "key,status,throughput.samples_per_s,reason\n"
             "a,ok,10,\n"
             "b,failed,,\"x, \"\"y\"\"\"\n");
@@ -65,7 +58,7 @@ TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
   EXPECT_EQ(store.completed_keys(), (std::set<std::string>{"a"}));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
-  EXPECT_EQ(read(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
+  EXPECT_EQ(testing::read_file(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
 }
 
 TEST(ResultsStore, ResumeDropsValidJsonThatIsNoTrialRecord) {
@@ -142,7 +135,7 @@ TEST(PointsCsv, OneRowPerPointWithTheFieldListsColumns) {
                        {"settings", {{"dtype", "fp32"}, {"op", "sum"}}},
                        {"points", {to_json(point), to_json(point)}}};
   PointsCsv(temp.path().string()).record_added(record, {record});
-  std::istringstream csv(read(temp.path() / "points.csv"));
+  std::istringstream csv(testing::read_file(temp.path() / "points.csv"));
   std::string header, row;
   std::getline(csv, header);
   std::string expected_header = "index,key,status,backend,algorithm,world_size,dtype,op";

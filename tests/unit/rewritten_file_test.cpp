@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "test_support.h"
@@ -31,13 +30,6 @@ class CountingFile final : public RewrittenFile {
   std::chrono::milliseconds write_time_;
 };
 
-std::string read(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 TEST(RewrittenFile, SkipsWhileAWriteWouldTakeAShareOfTheRunAndCatchesUpAtTheEnd) {
   testing::TempDir dir;
   const std::string path = dir.file("counts.csv");
@@ -48,10 +40,10 @@ TEST(RewrittenFile, SkipsWhileAWriteWouldTakeAShareOfTheRunAndCatchesUpAtTheEnd)
     file.record_added(all.back(), all);
   }
   EXPECT_EQ(file.writes, 1);  // the first record, then four within 0.4 s
-  EXPECT_EQ(read(path), "1");
+  EXPECT_EQ(testing::read_file(path), "1");
   file.sweep_ended(all);
   EXPECT_EQ(file.writes, 2);
-  EXPECT_EQ(read(path), "5");
+  EXPECT_EQ(testing::read_file(path), "5");
   file.sweep_ended(all);  // up to date: nothing to write
   EXPECT_EQ(file.writes, 2);
 
@@ -63,7 +55,7 @@ TEST(RewrittenFile, SkipsWhileAWriteWouldTakeAShareOfTheRunAndCatchesUpAtTheEnd)
     file.record_added(all.back(), all);
   }
   EXPECT_EQ(file.writes, 3);
-  EXPECT_EQ(read(path), std::to_string(all.size()));
+  EXPECT_EQ(testing::read_file(path), std::to_string(all.size()));
   EXPECT_GE(all.size(), 9u);  // not before 0.4 s
 }
 
