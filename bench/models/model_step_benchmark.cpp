@@ -69,7 +69,8 @@ struct HarnessStep {
         setup(checked_setup(settings, seed, process)),
         reducer(setup.model->parameters(), harness::reducer_options(settings),
                 *backend.communicator, nullptr),
-        loop(settings, seed, process.context, setup, reducer, nullptr) {}
+        buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator),
+        loop(settings, seed, process.context, setup, reducer, &buffers, nullptr) {}
 
   harness::TrainingSetup checked_setup(const harness::TrainSettings& settings, std::uint64_t seed,
                                        Process& process) {
@@ -80,6 +81,7 @@ struct HarnessStep {
   harness::JoinedBackend backend;
   harness::TrainingSetup setup;
   harness::GradientReducer reducer;
+  harness::BufferSync buffers;
   harness::TrainingLoop loop;
 };
 

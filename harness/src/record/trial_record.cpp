@@ -5,7 +5,7 @@
 namespace harness {
 
 Json new_trial_record(const Trial& trial, int world_size) {
-  return Json{{"schema_version", kRecordSchemaVersion},
+  Json record{{"schema_version", kRecordSchemaVersion},
               {"kind", trial.kind},
               {"part", trial.part},
               {"key", trial.key},
@@ -18,6 +18,8 @@ Json new_trial_record(const Trial& trial, int world_size) {
               {"reason", ""},
               {"axes", trial.axes},
               {"settings", trial.settings}};
+  if (!trial.model_files.empty()) record["model_files"] = trial.model_files;
+  return record;
 }
 
 Json finish_record(Json record, TrialStatus status, const std::string& reason,

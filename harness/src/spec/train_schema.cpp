@@ -91,6 +91,10 @@ const Schema& train_settings_schema() {
       {"overlap", T::kBoolean, false, -inf, inf, false, {},
        "start each bucket's allreduce, on a communication thread, as soon as backward has "
        "produced all its gradients (false: reduce after backward)"},
+      {"broadcast_buffers", T::kBoolean, true, -inf, inf, false, {},
+       "broadcast rank 0's fp32 buffers (BatchNorm's running statistics and the like) before "
+       "every step, as DDP's broadcast_buffers does (false: only once, before training); "
+       "models without buffers send nothing"},
       {"compression", T::kString, "none", -inf, inf, false, {"none", "fp16", "bf16"},
        "cast each bucket to this type for the allreduce and back after (the backend must "
        "list the type)"},

@@ -67,6 +67,7 @@ TrainSettings parse_train_settings(const Json& s) {
   t.threads = s.at("threads").get<int>();
   t.fusion_bytes = s.at("fusion_bytes").get<std::size_t>();
   t.overlap = s.at("overlap").get<bool>();
+  t.broadcast_buffers = s.at("broadcast_buffers").get<bool>();
   t.compression = parse_compression(s.at("compression").get<std::string>());
   t.timeline = s.at("timeline").get<bool>();
   t.timeline_steps = s.at("timeline_steps").get<std::size_t>();

@@ -45,6 +45,7 @@ struct TrainSettings {
   int threads = 1;
   std::size_t fusion_bytes = 64u << 20;  // bucket cap; 0: one bucket per tensor
   bool overlap = false;                   // reduce buckets during backward
+  bool broadcast_buffers = true;          // rank 0's buffers before every step (else once)
   Compression compression = Compression::kNone;
   bool timeline = false;
   std::size_t timeline_steps = 5;

@@ -21,8 +21,12 @@ struct Trial {
   int world_size = 1;
   int repetition = 0;
   std::uint64_t seed = 0;
-  std::string key;    // hex hash of kind, settings, repetition and seed
-  std::string point;  // hex hash of part, kind and settings: the same for every repetition
+  // The content hashes of the files the model reads (model_params "path" and "*_path"), by
+  // parameter: a changed model file makes another trial.
+  Json model_files = Json::object();
+  std::string key;    // hex hash of kind, settings, model files, repetition and seed
+  std::string point;  // hex hash of part, kind, settings and model files: the same for every
+                      // repetition
 };
 
 }  // namespace harness

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "common/brief.h"
@@ -63,24 +64,53 @@ Json apply_point(const Axes& axes, const std::vector<std::size_t>& digits, Json*
   return shown;
 }
 
-// Keys hash sorted-key JSON so that field order in the file does not matter.
+// Each file read once per expansion, however many trials name it.
+using FileHashes = std::map<std::string, std::optional<std::string>>;
+
+// A model parameter that names a file: "path" or "..._path" with a string value. A file that
+// cannot be read has no hash here; validation says why.
+Json model_file_hashes(const Json& settings, FileHashes* cache) {
+  Json files = Json::object();
+  const Json* params = find_path(settings, "model_params");
+  if (!params || !params->is_object()) return files;
+  for (const auto& [name, value] : params->items()) {
+    const bool names_file =
+        name == "path" || (name.size() > 5 && name.compare(name.size() - 5, 5, "_path") == 0);
+    if (!names_file || !value.is_string()) continue;
+    const std::string& path = value.get_ref<const std::string&>();
+    auto found = cache->find(path);
+    if (found == cache->end()) found = cache->emplace(path, file_content_hash(path)).first;
+    if (found->second) files[name] = *found->second;
+  }
+  return files;
+}
+
+// Keys hash sorted-key JSON so that field order in the file does not matter. Model files
+// join only when there are some, so keys of trials without them are those of earlier runs.
+nlohmann::json canonical_trial(const Trial& trial) {
+  nlohmann::json canonical = {{"kind", trial.kind},
+                              {"settings", nlohmann::json::parse(trial.settings.dump())}};
+  if (!trial.model_files.empty())
+    canonical["model_files"] = nlohmann::json::parse(trial.model_files.dump());
+  return canonical;
+}
+
 std::string trial_key(const Trial& trial) {
-  const nlohmann::json canonical = {{"kind", trial.kind},
-                                    {"settings", nlohmann::json::parse(trial.settings.dump())},
-                                    {"repetition", trial.repetition},
-                                    {"seed", trial.seed}};
+  nlohmann::json canonical = canonical_trial(trial);
+  canonical["repetition"] = trial.repetition;
+  canonical["seed"] = trial.seed;
   return stable_hash(canonical.dump());
 }
 
 // The sweep point, whatever the repetition: what aggregates over repetitions group by.
 std::string point_key(const Trial& trial) {
-  const nlohmann::json canonical = {{"part", trial.part},
-                                    {"kind", trial.kind},
-                                    {"settings", nlohmann::json::parse(trial.settings.dump())}};
+  nlohmann::json canonical = canonical_trial(trial);
+  canonical["part"] = trial.part;
   return stable_hash(canonical.dump());
 }
 
-void expand_part(const Experiment& experiment, std::size_t part_index, std::vector<Trial>* trials) {
+void expand_part(const Experiment& experiment, std::size_t part_index, FileHashes* file_hashes,
+                 std::vector<Trial>* trials) {
   const ExperimentPart& part = experiment.parts[part_index];
   const Json base = with_defaults(*part.schema, part.settings);
   Axes axes;
@@ -103,6 +133,7 @@ void expand_part(const Experiment& experiment, std::size_t part_index, std::vect
     trial.settings = settings;
     trial.axes = shown;
     trial.world_size = settings["world_size"].get<int>();
+    trial.model_files = model_file_hashes(settings, file_hashes);
     trial.point = point_key(trial);
     for (int repetition = 0; repetition < experiment.repetitions; ++repetition) {
       trials->push_back(with_repetition(trial, repetition, experiment.seed));
@@ -129,7 +160,9 @@ void check_trials_distinct(const Experiment& experiment, const std::vector<Trial
 
 std::vector<Trial> expand_trials(const Experiment& experiment) {
   std::vector<Trial> trials;
-  for (std::size_t p = 0; p < experiment.parts.size(); ++p) expand_part(experiment, p, &trials);
+  FileHashes file_hashes;
+  for (std::size_t p = 0; p < experiment.parts.size(); ++p)
+    expand_part(experiment, p, &file_hashes, &trials);
   check_trials_distinct(experiment, trials);
   order_trials(experiment.order, experiment.seed, &trials);
   return trials;

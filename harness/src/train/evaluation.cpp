@@ -12,13 +12,15 @@
 #include "metrics/detection_metrics.h"
 #include "metrics/statistics.h"
 #include "train/data_tensor.h"
+#include "train/model_objective.h"
 
 namespace harness {
 namespace {
 
 constexpr int64_t kScoringBatch = 4096;
 
-// Per-sample mean squared reconstruction error, in batches, without gradients.
+// Per-sample anomaly scores (the model's own, or its reconstruction error), in batches,
+// without gradients.
 std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data,
                                    const c10::Device& device) {
   torch::NoGradGuard no_grad;
@@ -28,14 +30,7 @@ std::vector<double> anomaly_scores(plugin::Model& model, const TabularData& data
   scores.reserve(data.rows());
   for (int64_t start = 0; start < all.size(0); start += kScoringBatch) {
     auto x = all.narrow(0, start, std::min(kScoringBatch, all.size(0) - start));
-    at::Tensor reconstruction;
-    throw_if_failed(model.forward(x, &reconstruction), "model forward");
-    auto errors = (reconstruction - x)
-                      .pow(2)
-                      .flatten(1)
-                      .mean(1)
-                      .to(torch::kCPU, torch::kFloat64)
-                      .contiguous();
+    auto errors = sample_scores(model, x).to(torch::kCPU, torch::kFloat64).contiguous();
     scores.insert(scores.end(), errors.data_ptr<double>(),
                   errors.data_ptr<double>() + errors.numel());
   }

@@ -11,22 +11,29 @@
 namespace harness {
 namespace {
 
-std::uint64_t parameter_hash(FusionBuffer& fusion) {
+std::uint64_t bytes_hash(const at::Tensor& tensor, std::uint64_t seed) {
+  const auto host = tensor.detach().to(torch::kCPU).contiguous();
+  return fnv1a64(host.data_ptr(), static_cast<std::size_t>(host.numel()) * host.element_size(),
+                 seed);
+}
+
+std::uint64_t state_hash(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers) {
   fusion.pack_values();
-  auto values = fusion.flat()
-                    .narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements()))
-                    .to(torch::kCPU)
-                    .contiguous();
-  return fnv1a64(values.data_ptr(), static_cast<std::size_t>(values.numel()) * sizeof(float));
+  std::uint64_t hash =
+      bytes_hash(fusion.flat().narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements())),
+                 kFnv1a64Offset);
+  for (const auto& buffer : buffers) hash = bytes_hash(buffer, hash);
+  return hash;
 }
 
 }  // namespace
 
-ReplicaCheck check_replicas(FusionBuffer& fusion, MPI_Comm comm) {
+ReplicaCheck check_replicas(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers,
+                            MPI_Comm comm) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   ReplicaCheck check;
-  check.hash = parameter_hash(fusion);
+  check.hash = state_hash(fusion, buffers);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(size));
   WatchedOperation watched("replica check", 0, size);
   check_mpi(MPI_Allgather(&check.hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, comm),

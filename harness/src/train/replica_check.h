@@ -1,11 +1,15 @@
-// Data parallelism's invariant: after training, every rank holds bit-identical parameters.
-// If not, the backend's reduction differs between ranks (a different summation order).
+// Data parallelism's invariant: after training, every rank holds bit-identical parameters and
+// buffers. If not, the backend's reduction differs between ranks (a different summation
+// order), or a buffer drifted (broadcast_buffers off, a non-fp32 buffer).
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
 
 #include "train/fusion_buffer.h"
 
@@ -13,10 +17,11 @@ namespace harness {
 
 struct ReplicaCheck {
   bool consistent = true;
-  std::uint64_t hash = 0;  // this rank's parameter fingerprint (FNV-1a of the raw floats)
+  std::uint64_t hash = 0;  // this rank's fingerprint (FNV-1a of the parameters' and buffers' bytes)
 };
 
 // Collective over comm.
-ReplicaCheck check_replicas(FusionBuffer& fusion, MPI_Comm comm);
+ReplicaCheck check_replicas(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers,
+                            MPI_Comm comm);
 
 }  // namespace harness

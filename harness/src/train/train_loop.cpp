@@ -9,6 +9,7 @@
 #include "mpi/max_over_ranks.h"
 #include "mpi/watchdog.h"
 #include "train/data_tensor.h"
+#include "train/model_objective.h"
 #include "train/optimizer_factory.h"
 
 namespace harness {
@@ -32,11 +33,12 @@ struct TrainingLoop::StepResult {
 
 TrainingLoop::TrainingLoop(const TrainSettings& settings, std::uint64_t seed,
                            const TrialContext& context, TrainingSetup& setup,
-                           GradientReducer& reducer, StepTimeline* timeline)
+                           GradientReducer& reducer, BufferSync* buffers, StepTimeline* timeline)
     : settings_(settings),
       context_(context),
       setup_(setup),
       reducer_(reducer),
+      buffers_(buffers),
       timeline_(timeline),
       train_(as_tensor(setup.data->train, setup.device)),
       sampler_(setup.data->train.rows(), context.size, context.rank, seed),
@@ -96,10 +98,8 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   WatchedOperation watched_step("training step", steps_run_, context_.size);
   if (timeline_) timeline_->begin_step(steps_run_);
   const auto t0 = Clock::now();
-  auto x = train_.index_select(0, indices);
-  at::Tensor reconstruction;
-  throw_if_failed(setup_.model->forward(x, &reconstruction), "model forward");
-  auto loss = torch::mse_loss(reconstruction, x);
+  if (buffers_) buffers_->before_step();
+  auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
   const auto forward_ended = Clock::now();
   optimizer_->zero_grad();
   reducer_.begin_step(loss);

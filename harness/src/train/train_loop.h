@@ -16,6 +16,7 @@
 #include "metrics/statistics.h"
 #include "record/trial_status.h"
 #include "spec/train_settings.h"
+#include "train/buffer_sync.h"
 #include "train/distributed_sampler.h"
 #include "train/gradient_reducer.h"
 #include "train/lr_schedule.h"
@@ -61,7 +62,8 @@ struct StepSamples {
 class TrainingLoop {
  public:
   TrainingLoop(const TrainSettings& settings, std::uint64_t seed, const TrialContext& context,
-               TrainingSetup& setup, GradientReducer& reducer, StepTimeline* timeline);
+               TrainingSetup& setup, GradientReducer& reducer, BufferSync* buffers,
+               StepTimeline* timeline);
   ~TrainingLoop();
   TrainingLoop(const TrainingLoop&) = delete;
   TrainingLoop& operator=(const TrainingLoop&) = delete;
@@ -99,6 +101,7 @@ class TrainingLoop {
   const TrialContext& context_;
   TrainingSetup& setup_;
   GradientReducer& reducer_;
+  BufferSync* buffers_;     // may be null
   StepTimeline* timeline_;  // may be null
   at::Tensor train_;
   DistributedSampler sampler_;

@@ -9,6 +9,7 @@
 #include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
+#include "train/buffer_sync.h"
 #include "train/evaluation.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
@@ -39,14 +40,16 @@ GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
   return agree_on_problem(context.comm, local);
 }
 
-// Horovod's broadcast_parameters: everyone starts from rank 0's initial weights.
-void broadcast_initial_parameters(FusionBuffer& fusion, plugin::Communicator& communicator,
-                                  int group_size) {
+// Horovod's broadcast_parameters (and DDP's buffers): everyone starts from rank 0's initial
+// weights and buffers.
+void broadcast_initial_state(FusionBuffer& fusion, BufferSync& buffers,
+                             plugin::Communicator& communicator, int group_size) {
   WatchedOperation watched("broadcast of initial parameters", 0, group_size);
   fusion.pack_values();
   throw_if_failed(communicator.broadcast(fusion.view(), 0), "broadcast");
   throw_if_failed(communicator.synchronize(), "synchronize");
   fusion.unpack_values();
+  buffers.broadcast();
 }
 
 // Collective: rank 0 evaluates the trained model (before the timing phase changes it); a
@@ -165,15 +168,17 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   record["data"] = describe_data(*setup.data);
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/0);
-    broadcast_initial_parameters(fusion, *backend.communicator, context.size);
+    BufferSync buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator);
+    broadcast_initial_state(fusion, buffers, *backend.communicator, context.size);
+    record["model"]["buffers"] = buffers.describe();
     StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
     GradientReducer reducer(setup.model->parameters(), reducer_options(settings),
                             *backend.communicator, settings.timeline ? &timeline : nullptr);
     record["gradient_reduction"] = describe_reduction(settings, reducer);
-    TrainingLoop loop(settings, trial.seed, context, setup, reducer,
+    TrainingLoop loop(settings, trial.seed, context, setup, reducer, &buffers,
                       settings.timeline ? &timeline : nullptr);
     const TrainOutcome outcome = loop.train();
-    const ReplicaCheck replicas = check_replicas(fusion, context.comm);
+    const ReplicaCheck replicas = check_replicas(fusion, setup.model->buffers(), context.comm);
     Json evaluation;
     const GroupProblem evaluated =
         evaluate_on_leader(settings, setup, context, outcome, &evaluation);

@@ -1,12 +1,18 @@
 #include "train/train_validation.h"
 
+#include <torch/torch.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/human_units.h"
 #include "data/data_cache.h"
+#include "loader/plugin_call.h"
 #include "loader/plugin_capabilities.h"
 #include "spec/model_params.h"
+#include "train/data_tensor.h"
 #include "train/model_factory.h"
+#include "train/model_objective.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -28,7 +34,7 @@ bool input_kinds_match(const TrainSettings& settings, const PluginHandle& model,
   const auto takes = model_capabilities(model).input_kind;
   const auto data_kind =
       split.sequence ? plugin::InputKind::kSequence : plugin::InputKind::kTabular;
-  if (takes == data_kind) return true;
+  if (takes == data_kind || takes == plugin::InputKind::kAny) return true;
   context.add(
       "model",
       "model \"" + model.name + "\" takes " + plugin::input_kind_name(takes) +
@@ -39,12 +45,45 @@ bool input_kinds_match(const TrainSettings& settings, const PluginHandle& model,
   return false;
 }
 
-// The model accepts its parameters: it is built once per distinct configuration.
+// What the host trains: fp32 parameters, at least one.
+void check_parameters(plugin::Model& model) {
+  const auto parameters = model.parameters();
+  if (parameters.empty())
+    throw std::runtime_error("the model has no trainable parameter; there is nothing to train");
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    if (parameters[i].scalar_type() != torch::kFloat32)
+      throw std::runtime_error("parameter " + std::to_string(i) + " of shape " +
+                               shape_text(parameters[i]) + " is " +
+                               std::string(c10::toString(parameters[i].scalar_type())) +
+                               "; the harness trains fp32 parameters");
+}
+
+// One training-mode loss and one eval-mode scoring on a few rows of the data set, as the
+// trial will compute them: a model that cannot take the data's shape fails here, named.
+void check_forward(plugin::Model& model, const DataSplit& split) {
+  constexpr int64_t kRows = 4;
+  const auto all = as_tensor(split.train, c10::kCPU);
+  const auto batch = all.narrow(0, 0, std::min<int64_t>(kRows, all.size(0)));
+  torch::NoGradGuard no_grad;
+  try {
+    training_loss(model, batch);
+    throw_if_failed(model.set_training(false), "model eval mode");
+    sample_scores(model, batch);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("on a batch of the data set's shape " + shape_text(batch) + ": " +
+                             e.what());
+  }
+}
+
+// The model accepts its parameters and the data: it is built once per distinct configuration.
 void check_model(const TrainSettings& settings, const PluginHandle& model, const DataSplit& split,
                  ValidationContext& context) {
   if (!input_kinds_match(settings, model, split, context)) return;
   try {
-    create_model(model, model_params_for(settings.model_params, split.features, split.window));
+    auto created =
+        create_model(model, model_params_for(settings.model_params, split.features, split.window));
+    check_parameters(*created);
+    if (split.train.rows() > 0) check_forward(*created, split);
   } catch (const SettingError& e) {
     context.add(e);
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include "mpi/trial_groups.h"
 #include "spec/model_params.h"
 #include "train/model_factory.h"
+#include "train/model_objective.h"
 
 namespace harness {
 
@@ -32,7 +33,8 @@ TrainingSetup set_up_training(const TrainSettings& settings, std::uint64_t seed,
 Json describe_model(const TrainingSetup& setup) {
   return {{"name", setup.model_plugin->name},
           {"version", setup.model_plugin->version},
-          {"parameters", parameter_count(*setup.model)}};
+          {"parameters", parameter_count(*setup.model)},
+          {"objective", describe_objective(*setup.model)}};
 }
 
 Json describe_data(const DataSplit& data) {

@@ -14,6 +14,7 @@ namespace harness::plugin {
 class ModuleModel : public Model {
  public:
   std::vector<at::Tensor> parameters() noexcept override { return module_->parameters(); }
+  std::vector<at::Tensor> buffers() noexcept override { return module_->buffers(); }
 
   Status set_training(bool training) noexcept override {
     return guarded([&] {

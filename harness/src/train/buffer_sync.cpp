@@ -1,0 +1,39 @@
+#include "train/buffer_sync.h"
+
+#include <torch/torch.h>
+
+#include "loader/plugin_call.h"
+
+namespace harness {
+
+BufferSync::BufferSync(const std::vector<at::Tensor>& buffers, bool every_step,
+                       plugin::Communicator& communicator)
+    : every_step_(every_step), communicator_(communicator) {
+  std::vector<at::Tensor> fp32;
+  for (const auto& buffer : buffers) {
+    ++tensors_;
+    elements_ += static_cast<std::size_t>(buffer.numel());
+    if (buffer.scalar_type() == torch::kFloat32) fp32.push_back(buffer);
+  }
+  if (!fp32.empty()) fp32_.emplace(std::move(fp32), /*extra_slots=*/0);
+}
+
+void BufferSync::broadcast() {
+  if (!fp32_) return;
+  fp32_->pack_values();
+  throw_if_failed(communicator_.broadcast(fp32_->view(), 0), "buffer broadcast");
+  throw_if_failed(communicator_.synchronize(), "synchronize");
+  fp32_->unpack_values();
+}
+
+Json BufferSync::describe() const {
+  const char* kept = !fp32_          ? "nothing to send (no fp32 buffer)"
+                     : every_step_ ? "rank 0's broadcast before training and before every step"
+                                   : "rank 0's broadcast once, before training";
+  return {{"tensors", tensors_},
+          {"elements", elements_},
+          {"fp32_elements", fp32_ ? fp32_->gradient_elements() : 0},
+          {"kept_in_step", kept}};
+}
+
+}  // namespace harness

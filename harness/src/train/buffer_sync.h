@@ -1,0 +1,38 @@
+// A model's buffers (state that is not trained: BatchNorm's running statistics, positional
+// tables) kept equal on every rank the way DDP's broadcast_buffers does: rank 0's copy is
+// broadcast before training, and before every step when the trial asks for it. Only fp32
+// buffers travel; the others (integer counters) change alike on every rank and the replica
+// check compares them.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <optional>
+#include <vector>
+
+#include "common/json.h"
+#include "harness/plugin/communicator.h"
+#include "train/fusion_buffer.h"
+
+namespace harness {
+
+class BufferSync {
+ public:
+  BufferSync(const std::vector<at::Tensor>& buffers, bool every_step,
+             plugin::Communicator& communicator);
+
+  void broadcast();  // collective over the group: rank 0's values everywhere
+  void before_step() {
+    if (every_step_ && fp32_) broadcast();
+  }
+  // The record's "buffers": how many, how large, how they are kept in step.
+  Json describe() const;
+
+ private:
+  std::size_t tensors_ = 0, elements_ = 0;
+  bool every_step_;
+  plugin::Communicator& communicator_;
+  std::optional<FusionBuffer> fp32_;  // absent when the model has no fp32 buffer
+};
+
+}  // namespace harness

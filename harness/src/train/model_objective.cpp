@@ -1,0 +1,65 @@
+#include "train/model_objective.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "loader/plugin_call.h"
+
+namespace harness {
+namespace {
+
+at::Tensor reconstruction_of(plugin::Model& model, const at::Tensor& input) {
+  at::Tensor output;
+  throw_if_failed(model.forward(input, &output), "model forward");
+  if (!output.defined() || !output.sizes().equals(input.sizes()))
+    throw std::runtime_error(
+        "the model's forward returned " +
+        (output.defined() ? "shape " + shape_text(output) : std::string("no tensor")) +
+        " for an input of shape " + shape_text(input) +
+        "; a reconstruction has the input's shape (or define loss() and score())");
+  return output;
+}
+
+}  // namespace
+
+std::string shape_text(const at::Tensor& tensor) {
+  std::string text = "[";
+  for (int64_t d = 0; d < tensor.dim(); ++d)
+    text += (d ? ", " : "") + std::to_string(tensor.size(d));
+  return text + "]";
+}
+
+at::Tensor training_loss(plugin::Model& model, const at::Tensor& input) {
+  if (!model.objective().own_loss) return torch::mse_loss(reconstruction_of(model, input), input);
+  at::Tensor output, loss;
+  throw_if_failed(model.forward(input, &output), "model forward");
+  throw_if_failed(model.loss(input, output, &loss), "model loss");
+  if (!loss.defined() || loss.numel() != 1 || !loss.is_floating_point())
+    throw std::runtime_error("the model's loss() returned " +
+                             (loss.defined() ? "shape " + shape_text(loss) : std::string("nothing")) +
+                             "; expected one floating-point value");
+  return loss.reshape({});
+}
+
+at::Tensor sample_scores(plugin::Model& model, const at::Tensor& input) {
+  if (!model.objective().own_score)
+    return (reconstruction_of(model, input) - input).pow(2).flatten(1).mean(1);
+  at::Tensor scores;
+  throw_if_failed(model.score(input, &scores), "model score");
+  if (!scores.defined() || scores.dim() != 1 || scores.size(0) != input.size(0))
+    throw std::runtime_error("the model's score() returned " +
+                             (scores.defined() ? "shape " + shape_text(scores)
+                                               : std::string("nothing")) +
+                             " for an input of shape " + shape_text(input) + "; expected [" +
+                             std::to_string(input.size(0)) + "], one score per sample");
+  return scores;
+}
+
+Json describe_objective(plugin::Model& model) {
+  const plugin::ModelObjective objective = model.objective();
+  return {{"loss", objective.own_loss ? "model loss(x, output)" : "reconstruction mse"},
+          {"score", objective.own_score ? "model score(x)" : "reconstruction mse per sample"}};
+}
+
+}  // namespace harness
