@@ -22,7 +22,9 @@ class BufferSync {
              plugin::Communicator& communicator);
 
   void broadcast();  // collective over the group: rank 0's values everywhere
-  void before_step() {
+  // Before every step, and once after the last (whose forward moved each rank's running
+  // statistics its own way), when the trial keeps them in step.
+  void keep_in_step() {
     if (every_step_ && fp32_) broadcast();
   }
   // The record's "buffers": how many, how large, how they are kept in step.

@@ -98,7 +98,7 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   WatchedOperation watched_step("training step", steps_run_, context_.size);
   if (timeline_) timeline_->begin_step(steps_run_);
   const auto t0 = Clock::now();
-  if (buffers_) buffers_->before_step();
+  if (buffers_) buffers_->keep_in_step();
   auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
   const auto forward_ended = Clock::now();
   optimizer_->zero_grad();

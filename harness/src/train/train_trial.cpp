@@ -178,6 +178,10 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     TrainingLoop loop(settings, trial.seed, context, setup, reducer, &buffers,
                       settings.timeline ? &timeline : nullptr);
     const TrainOutcome outcome = loop.train();
+    {
+      WatchedOperation watched("buffer broadcast after training", outcome.steps, context.size);
+      buffers.keep_in_step();
+    }
     const ReplicaCheck replicas = check_replicas(fusion, setup.model->buffers(), context.comm);
     Json evaluation;
     const GroupProblem evaluated =

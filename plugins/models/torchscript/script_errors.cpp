@@ -2,6 +2,7 @@
 
 #include <c10/util/Exception.h>
 
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -24,7 +25,12 @@ std::string script_error_text(const std::exception& error) {
   const auto lines = nonempty_lines(text);
   if (lines.empty()) return "unknown LibTorch error";
   // The interpreter opens with its banner and a TorchScript traceback; the cause is last.
-  if (lines.front().find("TorchScript interpreter") != std::string::npos) return lines.back();
+  // Python's exception names come as "builtins.RuntimeError".
+  if (lines.front().find("TorchScript interpreter") != std::string::npos) {
+    const std::string& cause = lines.back();
+    constexpr const char* kPrefix = "builtins.";
+    return cause.rfind(kPrefix, 0) == 0 ? cause.substr(std::strlen(kPrefix)) : cause;
+  }
   return lines.front();
 }
 
