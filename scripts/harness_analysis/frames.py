@@ -5,7 +5,7 @@ from collections import Counter
 
 import pandas as pd
 
-from .labels import backend_labeller, get
+from .labels import backend_labeller, get, model_label
 
 # Statuses whose timings stand: an inconsistent trial's replicas drifted apart by rounding, its
 # throughput was measured like any other's.
@@ -45,7 +45,7 @@ def train_frame(records, meta=None):
         rows.append({
             "index": r.get("index"), "part": r.get("part", ""), "point": r.get("point", r.get("key")),
             "noisy": bool(r.get("noisy", False)), "status": r.get("status", "?"),
-            "reason": r.get("reason", ""), "backend": backend_label(r), "model": s.get("model", "?"),
+            "reason": r.get("reason", ""), "backend": backend_label(r), "model": model_label(s),
             "dataset": get(s, "dataset", "kind", default="?"),
             "optimizer": get(s, "optimizer", "name", default="?"), "lr": get(s, "optimizer", "lr"),
             "lr_rule": s.get("lr_rule", "none"), "warmup": s.get("lr_warmup_epochs", 0),

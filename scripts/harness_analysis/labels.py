@@ -1,5 +1,14 @@
 """Names of things in results: a backend with its algorithm, a sweep point, its swept axes."""
 import json
+import os
+
+
+def model_label(settings):
+    """"autoencoder" for a built-in plugin; "torchscript:my_model.pt" for a model read from a
+    file, so that two files are never taken for one configuration."""
+    name = settings.get("model", "?")
+    path = (settings.get("model_params") or {}).get("path")
+    return f"{name}:{os.path.basename(path)}" if isinstance(path, str) and path else name
 
 
 def backend_label(record):

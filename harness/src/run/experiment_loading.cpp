@@ -10,6 +10,7 @@
 #include "mpi/string_broadcast.h"
 #include "results/results_store.h"
 #include "run/trial_kinds.h"
+#include "spec/trial_expansion.h"
 
 namespace harness {
 namespace {
@@ -93,7 +94,26 @@ std::vector<std::string> experiment_differences(const Json& recorded, const Json
   return differences;
 }
 
-void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment, int rank) {
+namespace {
+
+// A model file whose content changed since the folder's trials were recorded: they are of
+// another model, and their keys no longer match.
+std::string changed_model_files(const Json& meta, const std::vector<Trial>& trials) {
+  const Json recorded = meta.value("model_files", Json::object());
+  const Json current = model_file_hashes(trials);
+  std::string changed;
+  for (const auto& [path, hash] : recorded.items())
+    if (current.contains(path) && current[path] != hash)
+      changed += (changed.empty() ? "" : "; ") + path + " (content hash " +
+                 hash.get<std::string>() + " then, " + current[path].get<std::string>() +
+                 " now)";
+  return changed;
+}
+
+}  // namespace
+
+void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment,
+                              const std::vector<Trial>& trials, int rank) {
   if (cli.resume.empty()) return;
   std::string problem;
   // A folder that is no results folder is refused when it is opened, saying so.
@@ -115,6 +135,11 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
                   "; resuming would mix two experiments in one folder. Resume with the same "
                   "file and --set options, start a new run, or pass --extend to add the new "
                   "trials to this folder on purpose";
+      else if (const std::string changed = changed_model_files(meta, trials); !changed.empty())
+        problem = cli.resume + ": the model file changed since its trials were recorded: " +
+                  changed +
+                  "; the records are of another model. Restore the file, start a new run, or "
+                  "pass --extend to add the new file's trials to this folder on purpose";
     }
   }
   problem = broadcast_string(problem, 0, MPI_COMM_WORLD);

@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "run/command_line.h"
 #include "spec/experiment.h"
+#include "spec/trial.h"
 
 namespace harness {
 
@@ -16,10 +17,11 @@ namespace harness {
 Experiment load_for_run(const CommandLine& cli, int rank);
 
 // With --resume: the experiment (file and --set overrides applied) must be the one recorded in
-// the folder's meta.json, or results of two experiments would mix in one folder under the
-// first one's description. Throws InputError saying what differs, unless cli.extend.
-// Collective over MPI_COMM_WORLD.
-void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment, int rank);
+// the folder's meta.json, and read the same model files, or results of two experiments would
+// mix in one folder under the first one's description. Throws InputError saying what differs,
+// unless cli.extend. Collective over MPI_COMM_WORLD.
+void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment,
+                              const std::vector<Trial>& trials, int rank);
 
 // Where two experiment documents differ (JSON pointers), at most `limit` of them; empty when
 // they are the same up to key order.

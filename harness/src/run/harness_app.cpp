@@ -87,8 +87,8 @@ int listing_written() {
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
-  check_resumed_experiment(cli, experiment, mpi.rank());
   const auto trials = expand_trials(experiment);
+  check_resumed_experiment(cli, experiment, trials, mpi.rank());
   const PluginRegistry plugins = load_plugins(cli, leader);
   DataCache data(/*shapes_only=*/cli.dry_run);
   // A dry run may be made without mpirun: it reports the ranks needed instead of refusing.

@@ -357,6 +357,7 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   Watchdog watchdog(MPI_COMM_WORLD, experiment.timeout_s,
                     [&hangs](const std::string& message) { hangs.record(message); });
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
+  if (const Json files = model_file_hashes(trials); !files.empty()) meta["model_files"] = files;
   TrialDriver driver{rank, plugins, data, hangs, leader.get(), reporter};
   try {
     run_in_folder(experiment, trials, done, driver, meta, watchdog, resuming);

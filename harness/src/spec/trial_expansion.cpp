@@ -188,4 +188,12 @@ void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* tria
   for (std::size_t i = 0; i < trials->size(); ++i) (*trials)[i].index = i;
 }
 
+Json model_file_hashes(const std::vector<Trial>& trials) {
+  Json files = Json::object();
+  for (const auto& trial : trials)
+    for (const auto& [name, hash] : trial.model_files.items())
+      files[trial.settings["model_params"][name].get<std::string>()] = hash;
+  return files;
+}
+
 }  // namespace harness

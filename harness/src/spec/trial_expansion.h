@@ -20,4 +20,8 @@ Trial with_repetition(const Trial& trial, int repetition, std::uint64_t experime
 // any; random: a shuffle seeded by `seed`.
 void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* trials);
 
+// The model files the trials read, by path as written: {path: content hash}. meta.json keeps
+// them, so that --resume can tell a file that changed since its trials were recorded.
+Json model_file_hashes(const std::vector<Trial>& trials);
+
 }  // namespace harness

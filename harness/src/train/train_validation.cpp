@@ -60,10 +60,21 @@ void check_parameters(plugin::Model& model) {
 
 // One training-mode loss and one eval-mode scoring on a few rows of the data set, as the
 // trial will compute them: a model that cannot take the data's shape fails here, named.
-void check_forward(plugin::Model& model, const DataSplit& split) {
+// The data set's first rows; zeros of its shape under --dry-run, which only shapes it.
+at::Tensor validation_batch(const DataSplit& split) {
   constexpr int64_t kRows = 4;
-  const auto all = as_tensor(split.train, c10::kCPU);
-  const auto batch = all.narrow(0, 0, std::min<int64_t>(kRows, all.size(0)));
+  if (split.train.rows() > 0) {
+    const auto all = as_tensor(split.train, c10::kCPU);
+    return all.narrow(0, 0, std::min<int64_t>(kRows, all.size(0)));
+  }
+  std::vector<int64_t> shape{kRows};
+  if (split.sequence) shape.push_back(static_cast<int64_t>(split.window));
+  shape.push_back(static_cast<int64_t>(split.features));
+  return torch::zeros(shape);
+}
+
+void check_forward(plugin::Model& model, const DataSplit& split) {
+  const auto batch = validation_batch(split);
   torch::NoGradGuard no_grad;
   try {
     training_loss(model, batch);
@@ -83,7 +94,7 @@ void check_model(const TrainSettings& settings, const PluginHandle& model, const
     auto created =
         create_model(model, model_params_for(settings.model_params, split.features, split.window));
     check_parameters(*created);
-    if (split.train.rows() > 0) check_forward(*created, split);
+    check_forward(*created, split);
   } catch (const SettingError& e) {
     context.add(e);
   } catch (const std::exception& e) {
