@@ -1,7 +1,10 @@
 // One training step per model plugin at world 1 (forward, backward, bucket pack, allreduce
 // through the mpi plugin, unpack, optimizer), exactly as a train trial's timing phase runs it,
 // beside the same model stepped by a bare LibTorch loop (forward, MSE, backward, Adam) on the
-// same data: the harness-over-bare time ratio says what the harness costs per step.
+// same data: the harness-over-bare time ratio says what the harness costs per step. The
+// autoencoder and the Transformer are also stepped as TorchScript files of the same
+// architecture (build/models, exported at build time) through the torchscript plugin: the
+// torchscript-over-harness ratio is the cost of the indirection.
 // Run by scripts/benchmark models (one process; MPI starts as a singleton). On a GPU machine,
 // HARNESS_BENCH_BACKEND=nccl runs both sides on the GPU (scripts/gpu_check).
 #include <mpi.h>
@@ -9,6 +12,7 @@
 #include <torch/torch.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -140,6 +144,7 @@ Process& process() {
 struct Rig {
   harness::TrainSettings settings;
   std::uint64_t seed = 0;
+  bool with_bare = true;  // the scripted twin needs no bare loop of its own
   std::unique_ptr<HarnessStep> harness;
   std::unique_ptr<BareStep> bare;
 
@@ -147,6 +152,7 @@ struct Rig {
     if (harness) return;
     torch::manual_seed(seed);
     harness = std::make_unique<HarnessStep>(settings, seed, process());
+    if (!with_bare) return;
     torch::manual_seed(seed);
     bare = std::make_unique<BareStep>(settings, harness->setup);
   }
@@ -173,15 +179,36 @@ void register_step(const std::string& name, Rig* rig, Step step) {
   })->Unit(benchmark::kMicrosecond);
 }
 
-void register_trial(const harness::Trial& trial) {
+Rig* new_rig(const harness::Trial& trial) {
   rigs().push_back(std::make_unique<Rig>());
   Rig* rig = rigs().back().get();
   rig->settings = harness::parse_train_settings(trial.settings);
   rig->seed = trial.seed;
+  return rig;
+}
+
+// The built-in model's TorchScript twin, when the build exported one.
+void register_scripted_twin(const harness::Trial& trial, const std::string& prefix,
+                            const std::string& suffix) {
+  const std::string model = trial.settings["model"].get<std::string>();
+  const std::string path = std::string(HARNESS_MODEL_DIR) + "/" + model + ".pt";
+  if (model == "lstm" || !std::filesystem::exists(path)) return;
+  harness::Trial scripted = trial;
+  scripted.settings["model"] = "torchscript";
+  scripted.settings["model_params"] = {{"path", path}};
+  Rig* rig = new_rig(scripted);
+  rig->with_bare = false;
+  register_step(prefix + "/torchscript" + suffix, rig,
+                [](Rig& r) { r.harness->loop.timing_step(); });
+}
+
+void register_trial(const harness::Trial& trial) {
+  Rig* rig = new_rig(trial);
   const std::string prefix = "train_step/" + rig->settings.model;
   const std::string suffix = "/batch:" + std::to_string(rig->settings.batch_size);
   register_step(prefix + "/harness" + suffix, rig, [](Rig& r) { r.harness->loop.timing_step(); });
   register_step(prefix + "/bare" + suffix, rig, [](Rig& r) { r.bare->step(); });
+  register_scripted_twin(trial, prefix, suffix);
 }
 
 }  // namespace
@@ -198,7 +225,10 @@ int main(int argc, char** argv) {
   const auto experiment = harness::parse_experiment(kExperiment, "model_step_benchmark", overrides,
                                                     harness::trial_kind_schemas());
   for (const auto& trial : harness::expand_trials(experiment)) register_trial(trial);
-  harness::bench::PairedRatioReporter reporter("harness", "bare", "target: ratio <= 1.05");
+  harness::bench::PairedRatioReporter reporter(
+      {{"harness", "bare", "target: ratio <= 1.05"},
+       {"torchscript", "harness", "the TorchScript file against the built-in plugin of the same "
+                                  "architecture, both through the harness; target: ratio <= 1.10"}});
   benchmark::RunSpecifiedBenchmarks(&reporter);
   rigs().clear();
   MPI_Finalize();

@@ -33,10 +33,12 @@ std::string display_name(std::string name) {
 
 PairedRatioReporter::PairedRatioReporter(std::string candidate, std::string reference,
                                          std::string target_note)
+    : PairedRatioReporter(std::vector<Pairing>{
+          {std::move(candidate), std::move(reference), std::move(target_note)}}) {}
+
+PairedRatioReporter::PairedRatioReporter(std::vector<Pairing> pairings)
     : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular),
-      candidate_(std::move(candidate)),
-      reference_(std::move(reference)),
-      target_note_(std::move(target_note)) {}
+      pairings_(std::move(pairings)) {}
 
 void PairedRatioReporter::ReportRuns(const std::vector<Run>& runs) {
   // With repetitions the console shows the aggregates; the ratios need every repetition.
@@ -56,9 +58,13 @@ void PairedRatioReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void PairedRatioReporter::Finalize() {
   ConsoleReporter::Finalize();
+  for (const Pairing& pairing : pairings_) print_table(pairing);
+}
+
+void PairedRatioReporter::print_table(const Pairing& pairing) const {
   bool header = false;
   for (const std::string& name : order_) {
-    const std::string reference_name = swap_segment(name, candidate_, reference_);
+    const std::string reference_name = swap_segment(name, pairing.candidate, pairing.reference);
     if (reference_name.empty() || !seconds_.count(reference_name)) continue;
     const auto& candidate = seconds_.at(name);
     const auto& reference = seconds_.at(reference_name);
@@ -69,18 +75,18 @@ void PairedRatioReporter::Finalize() {
     const double reference_median = percentile(reference, 50);
     const double candidate_median = percentile(candidate, 50);
     if (!header) {
-      std::printf("\n%-44s %12s %12s %8s %19s %11s\n", "pair", (reference_ + " us").c_str(),
-                  (candidate_ + " us").c_str(), "ratio", "95% CI (coverage)", "added us");
+      std::printf("\n%-44s %12s %12s %8s %19s %11s\n", "pair", (pairing.reference + " us").c_str(),
+                  (pairing.candidate + " us").c_str(), "ratio", "95% CI (coverage)", "added us");
       header = true;
     }
     std::printf("%-44s %12.3f %12.3f %8.3f [%6.3f, %6.3f] (%3.0f%%) %+11.3f\n",
-                display_name(swap_segment(name, candidate_, "*")).c_str(), reference_median * 1e6,
+                display_name(swap_segment(name, pairing.candidate, "*")).c_str(), reference_median * 1e6,
                 candidate_median * 1e6, ratio.median, ratio.median_ci.low, ratio.median_ci.high,
                 ratio.median_ci.coverage * 100, (candidate_median - reference_median) * 1e6);
   }
   if (header)
     std::printf("ratio = %s time / %s time per repetition, median over repetitions; %s\n",
-                candidate_.c_str(), reference_.c_str(), target_note_.c_str());
+                pairing.candidate.c_str(), pairing.reference.c_str(), pairing.target_note.c_str());
 }
 
 }  // namespace harness::bench
