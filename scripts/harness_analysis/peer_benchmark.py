@@ -2,12 +2,17 @@
 with harness, same model shape and data, one thread per rank, timed the same way on both
 sides; prints both and their ratios over alternating runs.
 
-    scripts/peer_benchmark [--model autoencoder|transformer] [--size small|large]
+    scripts/peer_benchmark [--model autoencoder|transformer|FILE.pt] [--size small|large]
                            [--backend mpi] [--world 2] [--batch 32] [--epochs 3] [--rows 40000]
                            [--repeats 3] [--device cpu|cuda] [--harness PATH] [--json FILE]
 
 --model autoencoder (default): the 20-10-3-10-20 autoencoder of the Horovod tutorial, on the
 same CSV data.
+--model FILE: a TorchScript file, the very same one on both sides: torch.jit.load in PyTorch,
+the torchscript plugin in the harness. Its input shape comes from the harness.json that
+scripts/export_model.py writes into the file, else from --features (and --window for a
+sequence model); a tabular model trains on the same CSV data, a sequence model on windows of
+the harness's shape and count. Fusion and overlap as DDP's defaults (25 MiB, overlapped).
 --model transformer: the harness's Transformer autoencoder rebuilt in PyTorch; --size small
 (default): d_model 128, 4 heads, 1+1 layers, feedforward 512 (~1.6 MB of gradients) on
 windows of 16 x 4; --size large: d_model 512, 8 heads, 3+3 layers, feedforward 2048 (~19 M
@@ -97,9 +102,48 @@ def transformer(args):
     return TransformerAutoencoder(**size["model"], window=size["window"], features=size["features"])
 
 
+def is_file_model(args):
+    return args.model not in ("autoencoder", "transformer")
+
+
+def file_input(args):
+    """A TorchScript file's input: {"features", "window" (0: tabular)}."""
+    extra = {"harness.json": ""}
+    try:
+        torch.jit.load(args.model, _extra_files=extra)
+    except (RuntimeError, ValueError) as error:
+        sys.exit(f"scripts/peer_benchmark: {args.model}: not a TorchScript file PyTorch can load: "
+                 f"{str(error).splitlines()[0]}")
+    shape = json.loads(extra["harness.json"])["input"]["sample_shape"] if extra["harness.json"] else None
+    if shape is None:
+        if not args.features:
+            sys.exit(f"scripts/peer_benchmark: {args.model} does not say its input shape (it was not "
+                     "written by scripts/export_model.py): pass --features N (and --window W)")
+        shape = [args.window, args.features] if args.window else [args.features]
+    return {"features": shape[-1], "window": shape[0] if len(shape) == 2 else 0}
+
+
+def series(args):
+    """The windowed series a sequence model trains on: {"window", "features", "length"}."""
+    if is_file_model(args):
+        shape = file_input(args)
+        return {"window": shape["window"], "features": shape["features"], "length": 4000}
+    return SIZES[args.size]
+
+
+def is_sequence(args):
+    return args.model == "transformer" or (is_file_model(args) and file_input(args)["window"] > 0)
+
+
+def peer_model(args):
+    if is_file_model(args):
+        return torch.jit.load(args.model)
+    return transformer(args) if args.model == "transformer" else AutoEncoder()
+
+
 def training_data(args, csv_path):
-    if args.model == "transformer":
-        size = SIZES[args.size]
+    if is_sequence(args):
+        size = series(args)
         windows = (size["length"] - size["window"]) // STRIDE + 1
         return torch.randn(int(windows * 0.7), size["window"], size["features"],
                            generator=torch.Generator().manual_seed(1))
@@ -117,8 +161,7 @@ def ddp_worker(rank, args, csv_path, port, results):
     sampler = torch.utils.data.distributed.DistributedSampler(dataset, world, rank, seed=1)
     loader = torch.utils.data.DataLoader(dataset, batch_size=batch, sampler=sampler)
     torch.manual_seed(1)
-    module = transformer(args) if args.model == "transformer" else AutoEncoder()
-    model = nn.parallel.DistributedDataParallel(module)  # bucket_cap_mb=25, overlapped: defaults
+    model = nn.parallel.DistributedDataParallel(peer_model(args))  # bucket_cap_mb=25, overlapped: defaults
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.MSELoss()
     durations = []
@@ -150,7 +193,7 @@ def run_eager(csv_path, args):
     torch.manual_seed(1)
     device = torch.device(args.device)
     synchronize = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
-    model = (transformer(args) if args.model == "transformer" else AutoEncoder()).to(device)
+    model = peer_model(args).to(device)
     data = training_data(args, csv_path).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.MSELoss()
@@ -189,13 +232,21 @@ def harness_settings(csv_path, args):
               "batch_size": args.batch, "epochs": args.epochs, "warmup_steps": WARMUP}
     if args.device == "cpu":
         common["threads"] = 1
-    if args.model == "transformer":
-        size = SIZES[args.size]
-        return dict(common, model="transformer", model_params=size["model"],
-                    dataset={"kind": "synthetic_series", "length": size["length"], "dim": size["features"],
-                             "window": size["window"], "stride": STRIDE},
-                    fusion_bytes=25 << 20, overlap=True)
-    return dict(common, model="autoencoder", dataset={"kind": "csv", "path": csv_path, "test_fraction": 0.05})
+    if is_file_model(args):
+        model = {"model": "torchscript", "model_params": {"path": os.path.abspath(args.model)},
+                 "fusion_bytes": 25 << 20, "overlap": True}
+    elif args.model == "transformer":
+        model = {"model": "transformer", "model_params": SIZES[args.size]["model"],
+                 "fusion_bytes": 25 << 20, "overlap": True}
+    else:
+        model = {"model": "autoencoder"}
+    if is_sequence(args):
+        size = series(args)
+        dataset = {"kind": "synthetic_series", "length": size["length"], "dim": size["features"],
+                   "window": size["window"], "stride": STRIDE}
+    else:
+        dataset = {"kind": "csv", "path": csv_path, "test_fraction": 0.05}
+    return dict(common, dataset=dataset, **model)
 
 
 def run_harness(csv_path, workdir, args):
@@ -217,7 +268,10 @@ def run_harness(csv_path, workdir, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--model", choices=["autoencoder", "transformer"], default="autoencoder")
+    parser.add_argument("--model", default="autoencoder",
+                        help="autoencoder, transformer, or a TorchScript file (the same file on both sides)")
+    parser.add_argument("--features", type=int, help="--model FILE without harness.json: its input features")
+    parser.add_argument("--window", type=int, default=0, help="--model FILE without harness.json: its window")
     parser.add_argument("--size", choices=sorted(SIZES), default="small", help="the Transformer's size")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--harness", default=HARNESS, help="the harness binary")
@@ -230,21 +284,26 @@ def main():
     parser.add_argument("--repeats", type=int, default=3,
                         help="alternating runs of each side; medians are compared (the machine is noisy)")
     args = parser.parse_args()
+    if is_file_model(args) and not os.path.isfile(args.model):
+        parser.error(f"--model: expected autoencoder, transformer or a TorchScript file, got {args.model!r}")
     if args.device == "cuda" and args.world != 1:
         parser.error("--device cuda runs at --world 1 (NCCL cannot put two ranks on one GPU)")
     with tempfile.TemporaryDirectory() as workdir:
         rng = np.random.default_rng(0)
-        x = rng.normal(size=(args.rows, 3)) @ rng.normal(size=(3, 20)) + 0.05 * rng.normal(size=(args.rows, 20))
+        features = file_input(args)["features"] if is_file_model(args) else 20
+        x = (rng.normal(size=(args.rows, 3)) @ rng.normal(size=(3, features))
+             + 0.05 * rng.normal(size=(args.rows, features)))
         labels = (rng.random(args.rows) < 0.05).astype(int)
         csv_path = os.path.join(workdir, "data.csv")
         np.savetxt(csv_path, np.column_stack([x, labels]), delimiter=",", fmt="%.6f",
-                   header=",".join([f"f{i}" for i in range(20)] + ["label"]), comments="")
+                   header=",".join([f"f{i}" for i in range(features)] + ["label"]), comments="")
         runs = {"harness": [], "ddp": []}
         for _ in range(args.repeats):
             runs["harness"].append(run_harness(csv_path, workdir, args))
             runs["ddp"].append(run_peer(csv_path, args))
     peer = "PyTorch eager (cuda)" if args.device == "cuda" else "PyTorch DDP (gloo)"
-    print(f"{args.model} ({args.size}), world {args.world}, batch {args.batch}/rank, {args.epochs} epochs, "
+    described = args.model if is_file_model(args) else f"{args.model} ({args.size})"
+    print(f"{described}, world {args.world}, batch {args.batch}/rank, {args.epochs} epochs, "
           f"{args.device}; median of {args.repeats} alternating runs [range]")
     for figure in ("wall", "median_step"):
         print(report_line(figure, runs, args.backend, peer))
