@@ -88,6 +88,22 @@ TEST(GradientReducer, BucketsFillInReverseRegistrationOrderUpToTheCap) {
   EXPECT_EQ(GradientReducer(toy.parameters, options(100, false), comm, nullptr).bucket_count(), 4u);
 }
 
+// DDP's gradient_as_bucket_view: without overlap backward writes into the buckets, so a
+// bucket's parameters share its storage; with overlap each hook copies into a bucket instead.
+TEST(GradientReducer, WithoutOverlapTheGradientsAreViewsIntoTheBuckets) {
+  for (bool overlap : {false, true}) {
+    Toy toy;
+    TriplingCommunicator comm;
+    GradientReducer reducer(toy.parameters, options(200, overlap), comm, nullptr);
+    EXPECT_EQ(reducer.gradients_in_buckets(), !overlap);
+    toy.step(reducer, toy.loss());
+    const auto storage = [&](std::size_t i) { return toy.parameters[i].grad().storage().data(); };
+    // 30 and 20 floats share the 200 B bucket; 40 floats have one of their own.
+    EXPECT_EQ(storage(1) == storage(2), !overlap);
+    EXPECT_NE(storage(3), storage(2));
+  }
+}
+
 TEST(GradientReducer, EveryModeWritesTheReducedGradientsAndTheLoss) {
   for (bool overlap : {false, true}) {
     Toy toy;

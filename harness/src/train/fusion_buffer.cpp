@@ -25,6 +25,11 @@ FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra
   }
 }
 
+void FusionBuffer::bind_gradients() {
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].mutable_grad() = slices_[i];
+}
+
 void FusionBuffer::pack_gradients() {
   torch::NoGradGuard no_grad;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {

@@ -15,6 +15,13 @@ class FusionBuffer {
  public:
   FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots);
 
+  // Makes each parameter's .grad() a view into the buffer (DDP's gradient_as_bucket_view):
+  // backward accumulates straight into it and the reduced buffer is the gradient, so neither
+  // pack_gradients nor unpack_gradients is needed, and zero() clears every gradient at once.
+  // The optimizer must not zero_grad() them (LibTorch cannot detach a view in place).
+  void bind_gradients();
+  void zero() { flat_.zero_(); }
+
   void pack_gradients();    // missing gradients pack as zeros
   // One parameter's gradient (index in the constructor's order), e.g. from an autograd hook.
   void pack_gradient(std::size_t index, const at::Tensor& gradient);

@@ -43,7 +43,13 @@ GradientReducer::GradientReducer(std::vector<at::Tensor> parameters, const Reduc
   if (options_.overlap) {
     thread_ = std::make_unique<CommunicationThread>();
     install_hooks();
+  } else {
+    for (auto& bucket : buckets_) bucket->values.bind_gradients();
   }
+}
+
+void GradientReducer::zero_gradients() {
+  for (auto& bucket : buckets_) bucket->values.zero();
 }
 
 GradientReducer::~GradientReducer() {
@@ -163,13 +169,10 @@ StepCommunication GradientReducer::finish_step() {
       launch_ready_buckets();
     }
     thread_->wait();
+    for (auto& bucket : buckets_) bucket->values.unpack_gradients();
   } else {
-    for (std::size_t b = 0; b < buckets_.size(); ++b) {
-      buckets_[b]->values.pack_gradients();
-      reduce(b);
-    }
+    for (std::size_t b = 0; b < buckets_.size(); ++b) reduce(b);  // in place: .grad() are views
   }
-  for (auto& bucket : buckets_) bucket->values.unpack_gradients();
   const auto ended = Clock::now();
   if (timeline_)
     timeline_->span(StepTimeline::Lane::kCompute, "wait for communication", backward_ended, ended);

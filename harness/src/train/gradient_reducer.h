@@ -7,6 +7,9 @@
 // issues the same collectives in the same order. Without overlap, the buckets are packed and
 // reduced on the calling thread after backward. Compression casts each bucket to fp16/bf16
 // for the allreduce and back. The step's loss rides in the last bucket (one extra element).
+// Without overlap the gradients are views into the buckets (DDP's gradient_as_bucket_view):
+// backward writes them in place and nothing is copied in or out; with overlap each hook copies
+// its gradient in as it arrives (a view there would be accumulated into twice).
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -51,6 +54,10 @@ class GradientReducer {
   GradientReducer(const GradientReducer&) = delete;
   GradientReducer& operator=(const GradientReducer&) = delete;
 
+  // Whether .grad() are views into the buckets: then zero_gradients() replaces the optimizer's
+  // zero_grad().
+  bool gradients_in_buckets() const { return !options_.overlap; }
+  void zero_gradients();
   // Before backward: the step's (local) loss joins the last bucket.
   void begin_step(const at::Tensor& loss);
   // After backward: reduces what is left, waits for every bucket and writes the averaged

@@ -101,7 +101,10 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   if (buffers_) buffers_->keep_in_step();
   auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
   const auto forward_ended = Clock::now();
-  optimizer_->zero_grad();
+  if (reducer_.gradients_in_buckets())
+    reducer_.zero_gradients();
+  else
+    optimizer_->zero_grad();
   reducer_.begin_step(loss);
   loss.backward();
   const auto t1 = Clock::now();
