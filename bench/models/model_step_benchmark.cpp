@@ -227,8 +227,9 @@ int main(int argc, char** argv) {
   for (const auto& trial : harness::expand_trials(experiment)) register_trial(trial);
   harness::bench::PairedRatioReporter reporter(
       {{"harness", "bare", "target: ratio <= 1.05"},
-       {"torchscript", "harness", "the TorchScript file against the built-in plugin of the same "
-                                  "architecture, both through the harness; target: ratio <= 1.10"}});
+       {"torchscript", "harness",
+        "the TorchScript file against the built-in plugin of the same "
+        "architecture, both through the harness; target: ratio <= 1.10"}});
   benchmark::RunSpecifiedBenchmarks(&reporter);
   rigs().clear();
   MPI_Finalize();

@@ -80,9 +80,10 @@ void PairedRatioReporter::print_table(const Pairing& pairing) const {
       header = true;
     }
     std::printf("%-44s %12.3f %12.3f %8.3f [%6.3f, %6.3f] (%3.0f%%) %+11.3f\n",
-                display_name(swap_segment(name, pairing.candidate, "*")).c_str(), reference_median * 1e6,
-                candidate_median * 1e6, ratio.median, ratio.median_ci.low, ratio.median_ci.high,
-                ratio.median_ci.coverage * 100, (candidate_median - reference_median) * 1e6);
+                display_name(swap_segment(name, pairing.candidate, "*")).c_str(),
+                reference_median * 1e6, candidate_median * 1e6, ratio.median, ratio.median_ci.low,
+                ratio.median_ci.high, ratio.median_ci.coverage * 100,
+                (candidate_median - reference_median) * 1e6);
   }
   if (header)
     std::printf("ratio = %s time / %s time per repetition, median over repetitions; %s\n",

@@ -120,6 +120,26 @@ def plot_timeline(results_dir, records, canvas):
     return record["trace_file"]
 
 
+def configurations(ok):
+    """Per model, backend and world size: (model, backend, world, rows, estimates) with one
+    estimate (median, lo, hi) per fusion size, mode and compression, fastest first."""
+    for (model, backend, world), g in ok.groupby(["model", "backend", "world_size"]):
+        per = g.groupby(SETTINGS).apply(combine).sort_values("median", ascending=False)
+        if not per.empty:
+            yield model, backend, world, g, per
+
+
+def name_of(key):
+    return configuration(pd.Series(dict(zip(SETTINGS, key))))
+
+
+def overlap_pair(per, best_key):
+    """The estimates with overlap on and off at the fastest fusion size and compression."""
+    fusion, _, compression = best_key
+    on, off = (fusion, True, compression), (fusion, False, compression)
+    return (per.loc[on] if on in per.index else None), (per.loc[off] if off in per.index else None)
+
+
 def answers(ok):
     """report.md's section on buckets, overlap and compression; empty when none of them varied."""
     if ok.empty or not varied(ok, SETTINGS):
@@ -130,23 +150,16 @@ def answers(ok):
              "do not overlap —, what overlap buys at that fusion size and compression (ratio of medians), "
              "and how much of the step the communication left exposed.", ""]
     rows = []
-    for (model, backend, world), g in ok.groupby(["model", "backend", "world_size"]):
-        per = g.groupby(SETTINGS).apply(combine).sort_values("median", ascending=False)
-        if per.empty:
-            continue
+    for model, backend, world, g, per in configurations(ok):
         best_key, best = per.index[0], per.iloc[0]
-        row = {"model": model, "backend": backend, "N": world,
-               "fastest": configuration(pd.Series(dict(zip(SETTINGS, best_key)))),
+        row = {"model": model, "backend": backend, "N": world, "fastest": name_of(best_key),
                "samples/s": with_interval(best["median"], best["lo"], best["hi"], units.samples_per_s)}
         if len(per) > 1:
-            second = per.iloc[1]
-            row["vs runner-up"] = verdict("fastest", best, configuration(pd.Series(dict(zip(SETTINGS, per.index[1])))),
-                                          second)
-        fusion, _, compression = best_key
-        on = per.loc[(fusion, True, compression)]["median"] if (fusion, True, compression) in per.index else None
-        off = per.loc[(fusion, False, compression)]["median"] if (fusion, False, compression) in per.index else None
-        row["overlap on/off"] = units.ratio(on / off) if on and off else ""
-        best_rows = g[(g["fusion_bytes"] == fusion) & (g["overlap"] == best_key[1]) & (g["compression"] == compression)]
+            row["vs runner-up"] = verdict("fastest", best, name_of(per.index[1]), per.iloc[1])
+        on, off = overlap_pair(per, best_key)
+        row["overlap on/off"] = units.ratio(on["median"] / off["median"]) if on is not None and off is not None else ""
+        fusion, mode, compression = best_key
+        best_rows = g[(g["fusion_bytes"] == fusion) & (g["overlap"] == mode) & (g["compression"] == compression)]
         row["exposed comm, of the step"] = units.percent((best_rows["exposed_comm_ms"] / best_rows["step_ms"]).median())
         rows.append(row)
     lines.append(markdown_table(pd.DataFrame(rows)))
@@ -156,6 +169,32 @@ def answers(ok):
                   "that differs only in compression): final training loss relative to fp32, and AUROC "
                   "difference.", "", markdown_table(cost)]
     return "\n".join(lines) + "\n"
+
+
+def answer_lines(ok):
+    """The Answer's lines on fusion size and overlap, where they were swept (world 2 and more):
+    the fastest configuration with its interval, how it stands against the runner-up, and
+    whether overlap pays at that fusion size, each decided by the intervals."""
+    if ok.empty or not varied(ok, ["fusion_bytes", "overlap"]):
+        return []
+    lines = []
+    for model, backend, world, _, per in configurations(ok[ok["world_size"] > 1]):
+        if len(per) < 2:
+            continue
+        best_key, best = per.index[0], per.iloc[0]
+        text = (f"fusion and overlap, {model}, {backend}, world {world}: **{name_of(best_key)}** "
+                f"{with_interval(best['median'], best['lo'], best['hi'], units.samples_per_s)}")
+        runner_up = verdict("fastest", best, "runner-up", per.iloc[1])
+        text += (f", {runner_up.split()[-1]} over {name_of(per.index[1])}" if runner_up != "within noise"
+                 else f"; {name_of(per.index[1])} within noise of it")
+        on, off = overlap_pair(per, best_key)
+        if on is not None and off is not None:
+            pays = verdict("on", on, "off", off)
+            text += ("; overlap pays " + pays.split()[-1] if pays.startswith("on ")
+                     else "; overlap costs " + pays.split()[-1] if pays.startswith("off ")
+                     else "; overlap within noise") + f" at {fusion_label(best_key[0])}"
+        lines.append(text)
+    return lines
 
 
 def compression_cost(ok):

@@ -225,7 +225,8 @@ def build(results, out, machine):
     canvas = plots.Canvas(out)
     draw(run, canvas, machine)
     lr_answers, lr_section = lr_scaling.analyse(run.ok)
-    lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world), lr_answers)
+    lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world),
+                                lr_answers + overlap.answer_lines(run.ok))
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), statuses.section(run.records),
                 training_section(run), lr_section, collective_section(run), advice.section(run.ok),

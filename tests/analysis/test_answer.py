@@ -84,3 +84,28 @@ def test_configurations_of_one_backend_are_told_apart():
 
 def test_the_console_says_when_there_is_nothing_to_compare():
     assert "no comparison between backends" in answer.console_text([])
+
+
+def fusion_training(rows):
+    """rows: (fusion_bytes, overlap, median, low, high): one model and backend at world 2."""
+    return pd.DataFrame([{"model": "m", "backend": "mpi", "world_size": 2, "fusion_bytes": f, "overlap": o,
+                          "compression": "none", "median": m, "lo": lo, "hi": hi}
+                         for f, o, m, lo, hi in rows])
+
+
+def test_the_answer_names_the_fastest_fusion_size_and_whether_overlap_pays():
+    from harness_analysis import overlap
+    rows = [(1 << 20, False, 3.0, 2.9, 3.1), (1 << 20, True, 3.2, 3.1, 3.3),
+            (64 << 20, False, 4.0, 3.9, 4.1), (64 << 20, True, 4.6, 4.5, 4.7)]
+    [line] = overlap.answer_lines(fusion_training(rows))
+    assert line.startswith("fusion and overlap, m, mpi, world 2: **64 MB, overlap, none** 4.6")
+    assert "×1.15 over 64 MB, after backward, none" in line
+    assert line.endswith("overlap pays ×1.15 at 64 MB")
+
+
+def test_fusion_and_overlap_within_the_noise_say_so():
+    from harness_analysis import overlap
+    rows = [(1 << 20, False, 4.0, 3.5, 4.5), (1 << 20, True, 4.1, 3.6, 4.6)]
+    [line] = overlap.answer_lines(fusion_training(rows))
+    assert "1 MB, after backward, none within noise of it" in line
+    assert line.endswith("overlap within noise at 1 MB")

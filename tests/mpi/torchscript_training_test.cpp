@@ -30,11 +30,10 @@ class TorchScriptTraining : public ::testing::Test {
   }
 
   Json run(int world, const std::string& path, const std::string& more = "") {
-    return testing::run_training(
-        world, 1,
-        R"({"model": "torchscript", "model_params": {"path": ")" + path +
-            R"("}, "max_steps": 30)" + more + "}",
-        plugins_, data_);
+    return testing::run_training(world, 1,
+                                 R"({"model": "torchscript", "model_params": {"path": ")" + path +
+                                     R"("}, "max_steps": 30)" + more + "}",
+                                 plugins_, data_);
   }
 
   PluginRegistry plugins_ = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
@@ -45,9 +44,9 @@ TEST_F(TorchScriptTraining, ReplicasIdenticalWithBuffersBucketsAndOverlap) {
   Json reference;
   for (const char* fusion : {"67108864", "512"})
     for (const char* overlap : {"false", "true"}) {
-      const Json record = run(world_size(), kModules + "/batchnorm.pt",
-                              std::string(R"(, "fusion_bytes": )") + fusion +
-                                  R"(, "overlap": )" + overlap);
+      const Json record =
+          run(world_size(), kModules + "/batchnorm.pt",
+              std::string(R"(, "fusion_bytes": )") + fusion + R"(, "overlap": )" + overlap);
       if (world_rank() != 0) continue;
       const std::string what = std::string("fusion_bytes ") + fusion + " overlap " + overlap;
       ASSERT_EQ(record["status"], "ok") << what << ": " << record["reason"];

@@ -97,7 +97,9 @@ TEST(GradientReducer, WithoutOverlapTheGradientsAreViewsIntoTheBuckets) {
     GradientReducer reducer(toy.parameters, options(200, overlap), comm, nullptr);
     EXPECT_EQ(reducer.gradients_in_buckets(), !overlap);
     toy.step(reducer, toy.loss());
-    const auto storage = [&](std::size_t i) { return toy.parameters[i].grad().storage().data(); };
+    const auto storage = [&](std::size_t i) {
+      return toy.parameters[i].grad().storage().data();
+    };
     // 30 and 20 floats share the 200 B bucket; 40 floats have one of their own.
     EXPECT_EQ(storage(1) == storage(2), !overlap);
     EXPECT_NE(storage(3), storage(2));

@@ -51,7 +51,8 @@ TEST(PluginLoading, ObjectsKeepTheirLibraryAlive) {
 TEST(PluginLoading, WrongApiVersionNamesBothVersions) {
   PluginHandle handle;
   const std::string error = open_plugin(kTestPlugins + "/libharness_comm_wrong_api.so", &handle);
-  EXPECT_CONTAINS(error, "plugin API version 999 but this harness speaks version " + std::to_string(plugin::kApiVersion));
+  EXPECT_CONTAINS(error, "plugin API version 999 but this harness speaks version " +
+                             std::to_string(plugin::kApiVersion));
 }
 
 TEST(PluginLoading, WrongBuildIdNamesBothIds) {

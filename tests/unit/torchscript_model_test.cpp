@@ -39,8 +39,8 @@ class TorchScriptModel : public ::testing::Test {
                               const Json& dataset = {{"kind", "synthetic"}, {"rows", 200}}) {
     const Json experiment = {
         {"name", "x"},
-        {"settings", {{"model", "torchscript"}, {"model_params", model_params},
-                      {"dataset", dataset}}}};
+        {"settings",
+         {{"model", "torchscript"}, {"model_params", model_params}, {"dataset", dataset}}}};
     try {
       const Experiment e = parse_experiment(experiment.dump(), "exp.json", {});
       DataCache data;
@@ -157,8 +157,7 @@ TEST_F(TorchScriptModel, TheFilesContentIsPartOfTheTrialKey) {
   const std::string path = dir.file("model.pt");
   std::filesystem::copy_file(module("dense"), path);
   const Json experiment = {
-      {"name", "x"},
-      {"settings", {{"model", "torchscript"}, {"model_params", {{"path", path}}}}}};
+      {"name", "x"}, {"settings", {{"model", "torchscript"}, {"model_params", {{"path", path}}}}}};
   const auto key = [&] {
     return expand_trials(parse_experiment(experiment.dump(), "exp.json", {})).at(0).key;
   };

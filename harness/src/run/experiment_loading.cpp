@@ -105,8 +105,7 @@ std::string changed_model_files(const Json& meta, const std::vector<Trial>& tria
   for (const auto& [path, hash] : recorded.items())
     if (current.contains(path) && current[path] != hash)
       changed += (changed.empty() ? "" : "; ") + path + " (content hash " +
-                 hash.get<std::string>() + " then, " + current[path].get<std::string>() +
-                 " now)";
+                 hash.get<std::string>() + " then, " + current[path].get<std::string>() + " now)";
   return changed;
 }
 
@@ -136,8 +135,8 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
                   "file and --set options, start a new run, or pass --extend to add the new "
                   "trials to this folder on purpose";
       else if (const std::string changed = changed_model_files(meta, trials); !changed.empty())
-        problem = cli.resume + ": the model file changed since its trials were recorded: " +
-                  changed +
+        problem = cli.resume +
+                  ": the model file changed since its trials were recorded: " + changed +
                   "; the records are of another model. Restore the file, start a new run, or "
                   "pass --extend to add the new file's trials to this folder on purpose";
     }

@@ -27,9 +27,10 @@ void BufferSync::broadcast() {
 }
 
 Json BufferSync::describe() const {
-  const char* kept = !fp32_          ? "nothing to send (no fp32 buffer)"
-                     : every_step_ ? "rank 0's broadcast before training and before every step"
-                                   : "rank 0's broadcast once, before training";
+  const char* kept =
+      !fp32_        ? "nothing to send (no fp32 buffer)"
+      : every_step_ ? "rank 0's broadcast before training, before every step and after the last"
+                    : "rank 0's broadcast once, before training";
   return {{"tensors", tensors_},
           {"elements", elements_},
           {"fp32_elements", fp32_ ? fp32_->gradient_elements() : 0},

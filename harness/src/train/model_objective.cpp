@@ -36,9 +36,10 @@ at::Tensor training_loss(plugin::Model& model, const at::Tensor& input) {
   throw_if_failed(model.forward(input, &output), "model forward");
   throw_if_failed(model.loss(input, output, &loss), "model loss");
   if (!loss.defined() || loss.numel() != 1 || !loss.is_floating_point())
-    throw std::runtime_error("the model's loss() returned " +
-                             (loss.defined() ? "shape " + shape_text(loss) : std::string("nothing")) +
-                             "; expected one floating-point value");
+    throw std::runtime_error(
+        "the model's loss() returned " +
+        (loss.defined() ? "shape " + shape_text(loss) : std::string("nothing")) +
+        "; expected one floating-point value");
   return loss.reshape({});
 }
 
@@ -48,11 +49,11 @@ at::Tensor sample_scores(plugin::Model& model, const at::Tensor& input) {
   at::Tensor scores;
   throw_if_failed(model.score(input, &scores), "model score");
   if (!scores.defined() || scores.dim() != 1 || scores.size(0) != input.size(0))
-    throw std::runtime_error("the model's score() returned " +
-                             (scores.defined() ? "shape " + shape_text(scores)
-                                               : std::string("nothing")) +
-                             " for an input of shape " + shape_text(input) + "; expected [" +
-                             std::to_string(input.size(0)) + "], one score per sample");
+    throw std::runtime_error(
+        "the model's score() returned " +
+        (scores.defined() ? "shape " + shape_text(scores) : std::string("nothing")) +
+        " for an input of shape " + shape_text(input) + "; expected [" +
+        std::to_string(input.size(0)) + "], one score per sample");
   return scores;
 }
 

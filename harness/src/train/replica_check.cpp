@@ -19,9 +19,8 @@ std::uint64_t bytes_hash(const at::Tensor& tensor, std::uint64_t seed) {
 
 std::uint64_t state_hash(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers) {
   fusion.pack_values();
-  std::uint64_t hash =
-      bytes_hash(fusion.flat().narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements())),
-                 kFnv1a64Offset);
+  std::uint64_t hash = bytes_hash(
+      fusion.flat().narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements())), kFnv1a64Offset);
   for (const auto& buffer : buffers) hash = bytes_hash(buffer, hash);
   return hash;
 }

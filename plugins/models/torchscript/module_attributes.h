@@ -3,8 +3,8 @@
 // attributes the module already has, with a value of the same type.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <torch/script.h>
+#include <nlohmann/json.hpp>
 
 namespace harness::plugins {
 

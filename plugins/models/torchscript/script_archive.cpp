@@ -52,8 +52,7 @@ void check_method_arity(const torch::jit::Module& module, const std::string& pat
   const std::size_t given = found->function().getSchema().arguments().size() - 1;  // self
   if (given != arguments)
     refuse(path, "the module's " + method + "() takes " + std::to_string(given) +
-                     " argument(s) besides self; the harness passes " +
-                     std::to_string(arguments) +
+                     " argument(s) besides self; the harness passes " + std::to_string(arguments) +
                      (method == "loss" ? " (the batch and forward's output)" : " (the batch)"));
 }
 

@@ -24,8 +24,8 @@ Status script_guarded(const char* what, Body&& body) noexcept {
   try {
     return body();
   } catch (const std::exception& e) {
-    return Status::internal(std::string("the module's ") + what + " raised: " +
-                            script_error_text(e));
+    return Status::internal(std::string("the module's ") + what +
+                            " raised: " + script_error_text(e));
   } catch (...) {
     return Status::internal(std::string("the module's ") + what + " raised an unknown exception");
   }
@@ -73,9 +73,8 @@ class TorchScriptModel final : public plugin::Model {
   }
 
   Status score(const at::Tensor& input, at::Tensor* scores) noexcept override {
-    return script_guarded("score", [&] {
-      return tensor_of(module_.get_method("score")({input}), "score", scores);
-    });
+    return script_guarded(
+        "score", [&] { return tensor_of(module_.get_method("score")({input}), "score", scores); });
   }
 
   std::vector<at::Tensor> parameters() noexcept override { return tensors(/*trainable=*/true); }
