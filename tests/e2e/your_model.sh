@@ -51,3 +51,6 @@ assert len(records) == 4 and len({r["key"] for r in records}) == 4, [r["key"] fo
 assert len({r["model_files"]["path"] for r in records}) == 2
 print("a changed model file is another trial")
 PY
+# After --extend the folder holds the new file's trials: resuming it again has nothing to run.
+$MPIRUN -np 2 "$HARNESS" --resume "$dir" > "$WORK/again" 2>&1 || { cat "$WORK/again"; fail "resume after --extend"; }
+grep -q "nothing to run" "$WORK/again" || { cat "$WORK/again"; fail "resume after --extend ran trials again"; }

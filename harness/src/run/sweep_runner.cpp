@@ -125,7 +125,11 @@ Json meta_for_start(const ResultsStore& store, Json meta, bool resuming) {
       previous.erase(mark);
     }
   resumed.push_back(entry);
+  // The model files as now read: --extend has accepted a changed one, and the next --resume
+  // compares with it.
+  const Json model_files = meta.value("model_files", Json());
   if (!previous.empty()) meta = previous;
+  if (!model_files.is_null()) meta["model_files"] = model_files;
   meta["resumed"] = resumed;
   return meta;
 }

@@ -19,7 +19,6 @@ GroupProblem init_on_group(const TrialContext& context, const Json& params, Join
     group.rank = context.rank;
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
-    group.params_json = params.dump();
     WatchedOperation watched("backend init", 0, group.size);
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};

@@ -24,12 +24,12 @@ struct CommunicatorCapabilities {
 
 // Everything a backend needs to join a trial's group. The MPI communicator contains exactly
 // the trial's ranks; backends may use it for bootstrap (unique ids, rendezvous) or as transport.
+// The trial's backend_params went to the plugin's constructor.
 struct GroupInit {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
-  int local_rank = 0;       // rank among the processes on this host
-  std::string params_json;  // the trial's backend_params object
+  int local_rank = 0;  // rank among the processes on this host
 };
 
 struct AllreduceOptions {

@@ -37,17 +37,6 @@ class Status {
   std::string message_;
 };
 
-inline const char* status_code_name(StatusCode code) noexcept {
-  switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid_argument";
-    case StatusCode::kUnsupported: return "unsupported";
-    case StatusCode::kUnavailable: return "unavailable";
-    case StatusCode::kInternal: return "internal";
-  }
-  return "unknown";
-}
-
 // Runs body() (which returns a Status) and converts any escaping exception into a Status,
 // so plugin methods can be written with ordinary C++ and still honour noexcept.
 template <class Body>
