@@ -166,6 +166,12 @@ TEST_F(TorchScriptModel, TheFilesContentIsPartOfTheTrialKey) {
   std::filesystem::copy_file(module("scored"), path,
                              std::filesystem::copy_options::overwrite_existing);
   EXPECT_NE(key(), before);
+  // A path that is no regular file has no content to hash (and /dev/zero has no end).
+  const Json endless = {
+      {"name", "x"},
+      {"settings", {{"model", "torchscript"}, {"model_params", {{"path", "/dev/zero"}}}}}};
+  EXPECT_TRUE(
+      expand_trials(parse_experiment(endless.dump(), "exp.json", {})).at(0).model_files.empty());
 }
 
 }  // namespace

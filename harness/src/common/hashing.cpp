@@ -1,6 +1,7 @@
 #include "common/hashing.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -29,6 +30,9 @@ std::string stable_hash(const std::string& text) {
 }
 
 std::optional<std::string> file_content_hash(const std::string& path) {
+  // Only a regular file has an end: /dev/zero or a FIFO would be read for ever.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::vector<char> chunk(1 << 16);

@@ -17,7 +17,8 @@ std::uint64_t fnv1a64(const void* data, std::size_t bytes, std::uint64_t hash = 
 // fnv1a64 of text, as 16 hex digits.
 std::string stable_hash(const std::string& text);
 
-// fnv1a64 of a file's content as 16 hex digits; none when it cannot be read.
+// fnv1a64 of a regular file's content as 16 hex digits; none when it is no regular file or
+// cannot be read.
 std::optional<std::string> file_content_hash(const std::string& path);
 
 }  // namespace harness
