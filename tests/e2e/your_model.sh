@@ -35,6 +35,23 @@ for r in records:
 print("trained ok")
 PY
 
+# A module that raises during training fails its trial, with its message, and the sweep goes on.
+modules="$(dirname "$HARNESS")/tests/torchscript"
+cat > "$WORK/raises.json" <<JSON
+{"name": "raises", "seed": 1, "kind": "train",
+ "settings": {"model": "torchscript", "dataset": {"kind": "synthetic", "rows": 1000, "dim": 20},
+              "epochs": 1, "min_time_s": 0.05, "quiet_wait_s": 0, "world_size": 2},
+ "sweep": {"model_params": [{"path": "$modules/throws_after.pt"}, {"path": "$modules/dense.pt"}]}}
+JSON
+$MPIRUN -np 2 "$HARNESS" "$WORK/raises.json" --results-dir "$WORK/raises" -q
+py "$(only_run_dir "$WORK/raises")" <<'PY'
+import json, os, sys
+records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
+assert [r["status"] for r in records] == ["failed", "ok"], [(r["status"], r["reason"]) for r in records]
+assert records[0]["reason"].endswith("RuntimeError: the test module fails at step 11"), records[0]["reason"]
+print("a raising module fails its trial; the sweep goes on")
+PY
+
 scripts/plot "$dir" > "$WORK/plot" 2>&1 || { cat "$WORK/plot"; fail "scripts/plot failed"; }
 grep -q "| torchscript:model.pt | mpi | 32 | 2 |" "$dir/plots/report.md" || fail "the report does not name the model file"
 
