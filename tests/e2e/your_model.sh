@@ -3,6 +3,13 @@
 source "$(dirname "$0")/lib.bash"
 /usr/bin/python3 -c "import torch" 2>/dev/null || { echo "skip: no python3-torch (scripts/setup --peer)"; exit 77; }
 
+# The shipped experiments that train exported files validate against this build's models.
+for shipped in your_model fusion_study; do
+  "$HARNESS" "experiments/$shipped.json" --dry-run > "$WORK/$shipped.txt" ||
+    fail "experiments/$shipped.json does not validate"
+done
+tail -1 "$WORK/fusion_study.txt" | grep -q "^17 trial(s)" || fail "fusion_study.json: expected 17 trials"
+
 /usr/bin/python3 scripts/export_model.py autoencoder "$WORK/model.pt" --seed 1 | grep -q "503 parameters" ||
   fail "the export did not report the tutorial autoencoder's 503 parameters"
 cat > "$WORK/mine.json" <<JSON
