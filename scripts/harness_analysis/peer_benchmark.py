@@ -34,7 +34,7 @@ Two figures, each computed alike for both sides (samples summed over ranks):
 Each is the median of --repeats alternating runs, with the range of the runs; the ratio's
 range pairs the runs of the same round. Needs Debian's python3-torch (scripts/setup --peer).
 """
-import argparse, json, os, subprocess, sys, tempfile, time
+import argparse, functools, json, os, subprocess, sys, tempfile, time
 
 import numpy as np
 import torch
@@ -107,19 +107,24 @@ def is_file_model(args):
 
 
 def file_input(args):
-    """A TorchScript file's input: {"features", "window" (0: tabular)}."""
+    """A TorchScript file's input: {"features", "window" (0: tabular)}; the file is read once."""
+    return _file_input(args.model, args.features, args.window)
+
+
+@functools.lru_cache(maxsize=None)
+def _file_input(path, features, window):
     extra = {"harness.json": ""}
     try:
-        torch.jit.load(args.model, _extra_files=extra)
+        torch.jit.load(path, _extra_files=extra)
     except (RuntimeError, ValueError) as error:
-        sys.exit(f"scripts/peer_benchmark: {args.model}: not a TorchScript file PyTorch can load: "
+        sys.exit(f"scripts/peer_benchmark: {path}: not a TorchScript file PyTorch can load: "
                  f"{str(error).splitlines()[0]}")
     shape = json.loads(extra["harness.json"])["input"]["sample_shape"] if extra["harness.json"] else None
     if shape is None:
-        if not args.features:
-            sys.exit(f"scripts/peer_benchmark: {args.model} does not say its input shape (it was not "
+        if not features:
+            sys.exit(f"scripts/peer_benchmark: {path} does not say its input shape (it was not "
                      "written by scripts/export_model.py): pass --features N (and --window W)")
-        shape = [args.window, args.features] if args.window else [args.features]
+        shape = [window, features] if window else [features]
     return {"features": shape[-1], "window": shape[0] if len(shape) == 2 else 0}
 
 

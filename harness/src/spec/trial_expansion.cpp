@@ -69,7 +69,7 @@ using FileHashes = std::map<std::string, std::optional<std::string>>;
 
 // A model parameter that names a file: "path" or "..._path" with a string value. A file that
 // cannot be read has no hash here; validation says why.
-Json model_file_hashes(const Json& settings, FileHashes* cache) {
+Json hash_model_files(const Json& settings, FileHashes* cache) {
   Json files = Json::object();
   const Json* params = find_path(settings, "model_params");
   if (!params || !params->is_object()) return files;
@@ -133,7 +133,7 @@ void expand_part(const Experiment& experiment, std::size_t part_index, FileHashe
     trial.settings = settings;
     trial.axes = shown;
     trial.world_size = settings["world_size"].get<int>();
-    trial.model_files = model_file_hashes(settings, file_hashes);
+    trial.model_files = hash_model_files(settings, file_hashes);
     trial.point = point_key(trial);
     for (int repetition = 0; repetition < experiment.repetitions; ++repetition) {
       trials->push_back(with_repetition(trial, repetition, experiment.seed));

@@ -23,9 +23,11 @@ class BufferSync {
 
   void broadcast();  // collective over the group: rank 0's values everywhere
   // Before every step, and once after the last (whose forward moved each rank's running
-  // statistics its own way), when the trial keeps them in step.
-  void keep_in_step() {
-    if (every_step_ && fp32_) broadcast();
+  // statistics its own way), when the trial keeps them in step. Whether it sent anything.
+  bool keep_in_step() {
+    if (!every_step_ || !fp32_) return false;
+    broadcast();
+    return true;
   }
   // The record's "buffers": how many, how large, how they are kept in step.
   Json describe() const;

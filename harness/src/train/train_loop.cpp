@@ -98,7 +98,9 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   WatchedOperation watched_step("training step", steps_run_, context_.size);
   if (timeline_) timeline_->begin_step(steps_run_);
   const auto t0 = Clock::now();
-  if (buffers_) buffers_->keep_in_step();
+  // The buffers' broadcast is communication the step waits for, not compute.
+  const bool buffers_sent = buffers_ && buffers_->keep_in_step();
+  const auto synced = buffers_sent ? Clock::now() : t0;
   auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
   const auto forward_ended = Clock::now();
   if (reducer_.gradients_in_buckets())
@@ -120,13 +122,14 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   optimizer_->step();
   const auto t3 = Clock::now();
   if (timeline_) {
-    timeline_->span(StepTimeline::Lane::kCompute, "forward", t0, forward_ended);
+    if (buffers_sent) timeline_->span(StepTimeline::Lane::kCompute, "buffer broadcast", t0, synced);
+    timeline_->span(StepTimeline::Lane::kCompute, "forward", synced, forward_ended);
     timeline_->span(StepTimeline::Lane::kCompute, "backward", forward_ended, t1);
     timeline_->span(StepTimeline::Lane::kCompute, "optimizer", t2, t3);
   }
-  result.compute_s = seconds_between(t0, t1);
-  result.exposed_comm_s = seconds_between(t1, t2);
-  result.comm_s = communication.comm_s;
+  result.compute_s = seconds_between(synced, t1);
+  result.exposed_comm_s = seconds_between(t0, synced) + seconds_between(t1, t2);
+  result.comm_s = seconds_between(t0, synced) + communication.comm_s;
   result.optimizer_s = seconds_between(t2, t3);
   result.arrival_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
