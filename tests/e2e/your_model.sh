@@ -8,7 +8,7 @@ for shipped in your_model fusion_study; do
   "$HARNESS" "experiments/$shipped.json" --dry-run > "$WORK/$shipped.txt" ||
     fail "experiments/$shipped.json does not validate"
 done
-tail -1 "$WORK/fusion_study.txt" | grep -q "^17 trial(s)" || fail "fusion_study.json: expected 17 trials"
+tail -1 "$WORK/fusion_study.txt" | grep -q "^51 trial(s)" || fail "fusion_study.json: expected 51 trials"
 
 /usr/bin/python3 scripts/export_model.py autoencoder "$WORK/model.pt" --seed 1 | grep -q "503 parameters" ||
   fail "the export did not report the tutorial autoencoder's 503 parameters"
