@@ -17,6 +17,26 @@ expect_error() {
   grep -qF -- "$expected" "$WORK/out" || { cat "$WORK/out"; fail "missing '$expected' from: $*"; }
   echo "ok: $expected"
 }
+# kill_job PID: a job killed outright (SIGKILL): mpirun's process group, and every process whose
+# command line names this test's folder (Open MPI starts each rank in a process group of its
+# own, so a rank outlives a killed mpirun for a while); returns once none of them is left.
+kill_job() {
+  kill -KILL -- -"$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  local pids f
+  for _ in $(seq 100); do
+    pids=""
+    for f in /proc/[0-9]*/cmdline; do
+      case "$(tr '\0' ' ' < "$f" 2>/dev/null)" in
+        *"$WORK"*) f=${f#/proc/}; pids="$pids ${f%/cmdline}" ;;
+      esac
+    done
+    [ -z "$pids" ] && return 0
+    kill -KILL $pids 2>/dev/null || true
+    sleep 0.1
+  done
+  fail "processes of the killed job are still alive:$pids"
+}
 # The only results folder under $1/<name>/.
 only_run_dir() { ls -d "$1"/*/*/ | head -1; }
 py() { python3 - "$@"; }

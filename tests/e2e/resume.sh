@@ -31,8 +31,7 @@ JSON
 setsid $MPIRUN -np 2 "$HARNESS" "$WORK/long.json" --results-dir "$WORK/b" -q &
 job=$!
 wait_for_records "$WORK"/b 2
-kill -KILL -- -"$job" 2>/dev/null || true
-wait "$job" 2>/dev/null || true
+kill_job "$job"
 dir=$(only_run_dir "$WORK/b")
 before=$(grep -c . "$dir/trials.jsonl" || true)
 echo "killed after $before of 12 trials"
