@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import advice, answer, lr_scaling, method, model_section, overlap, plots, statuses, units
+from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, units
 from .frames import (MEASURED, collective_frame, estimator_words, oversubscribed, point_intervals,
                      train_frame)
 from .labels import backend_label, get
@@ -225,10 +225,12 @@ def build(results, out, machine):
     canvas = plots.Canvas(out)
     draw(run, canvas, machine)
     lr_answers, lr_section = lr_scaling.analyse(run.ok)
+    searched = search.read(results.folder)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world),
-                                lr_answers + overlap.answer_lines(run.ok))
+                                search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok))
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
-    sections = ["\n".join(header(run)), answer.section(lines), statuses.section(run.records),
+    sections = ["\n".join(header(run)), answer.section(lines), search.section(searched),
+                statuses.section(run.records),
                 training_section(run), lr_section, collective_section(run), advice.section(run.ok),
                 model_section.section(run.records, results.name, machine.gamma_s_per_byte,
                                       lambda world: oversubscribed(run.meta, world)),

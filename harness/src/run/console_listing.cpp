@@ -28,6 +28,19 @@ std::string communicator_capability_text(const PluginHandle& p) {
   return text;
 }
 
+std::string search_plan_text(const SearchSettings& search) {
+  const std::string resource =
+      search.resource() == SearchResource::kRepetitions
+          ? "each " + std::to_string(search.min_repetitions) + " to " +
+                std::to_string(search.max_repetitions) + " times"
+          : "from " + std::to_string(search.min_epochs) + " epoch(s) to the settings' epochs";
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%g s", search.budget_s);
+  return "a search (" + search_method_name(search.method) + " by " +
+         search_objective_name(search.objective) + ", eta " + std::to_string(search.eta) +
+         ") picks its trials from these configurations, " + resource + ", for at most " + budget;
+}
+
 }  // namespace
 
 void print_plugins(const PluginRegistry& registry, std::FILE* out) {
@@ -56,10 +69,14 @@ void print_field_reference(std::FILE* out) {
     std::fprintf(out, "%s## %s settings (kind \"%s\")\n\n%s", k ? "\n" : "", title.c_str(),
                  kinds[k].name.c_str(), schema_reference_markdown(kinds[k].schema()).c_str());
   }
+  std::fprintf(out, "\n## The search block (\"search\", at the top level)\n\n%s",
+               schema_reference_markdown(search_schema()).c_str());
 }
 
-void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
-                       const Estimator& estimator, int planned_repetitions, std::FILE* out) {
+void print_trial_table(const std::vector<Trial>& trials, const Experiment& experiment,
+                       std::FILE* out) {
+  const AdaptiveRepetitions& adaptive = experiment.adaptive;
+  const Estimator& estimator = experiment.estimator;
   std::fprintf(out, "%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED",
                "SETTINGS");
   int ranks = 1;
@@ -69,7 +86,12 @@ void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitio
                  describe_axes(t.axes).c_str());
     ranks = std::max(ranks, t.world_size);
   }
-  if (adaptive.on(planned_repetitions))
+  if (experiment.search.on) {
+    std::fprintf(out, "%s\n%zu configuration(s); run with mpirun -np %d\n",
+                 search_plan_text(experiment.search).c_str(), trials.size(), ranks);
+    return;
+  }
+  if (adaptive.on(experiment.repetitions))
     std::fprintf(out,
                  "then adaptive repetitions: a point whose speed figures are still wider than "
                  "%s (%s) runs again, up to %d repetitions, for at most %g s in all\n",

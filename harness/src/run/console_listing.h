@@ -14,9 +14,9 @@ namespace harness {
 void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
 void print_field_reference(std::FILE* out = stdout);
 // Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
-// With adaptive repetitions on, a line before the last says what may run after the table.
-void print_trial_table(const std::vector<Trial>& trials, const AdaptiveRepetitions& adaptive,
-                       const Estimator& estimator, int planned_repetitions,
+// With adaptive repetitions on, a line before the last says what may run after the table; a
+// search says that it picks its trials from these configurations.
+void print_trial_table(const std::vector<Trial>& trials, const Experiment& experiment,
                        std::FILE* out = stdout);
 
 }  // namespace harness

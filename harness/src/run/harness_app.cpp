@@ -96,7 +96,7 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
                          mpi.rank(), mpi.size());
   if (cli.dry_run) {
     if (!leader) return kExitOk;
-    print_trial_table(trials, experiment.adaptive, experiment.estimator, experiment.repetitions);
+    print_trial_table(trials, experiment);
     return listing_written();
   }
   run_sweep(experiment, trials, plugins, data, sweep_options(cli));

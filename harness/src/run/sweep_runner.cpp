@@ -27,6 +27,7 @@
 #include "run/leader_step.h"
 #include "run/machine_state.h"
 #include "run/run_metadata.h"
+#include "run/search_runner.h"
 #include "run/trial_kinds.h"
 #include "spec/trial_expansion.h"
 #include "trial/trial_context.h"
@@ -280,6 +281,45 @@ Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Tr
   return driver.leader ? planner.summary(driver.leader->store.records()) : Json();
 }
 
+// The sweep as planned: every trial not yet recorded, then adaptive repetitions.
+void run_every_trial(const Experiment& experiment, const std::vector<Trial>& trials,
+                     const std::vector<char>& done, TrialDriver& driver, Json& meta) {
+  driver.reporter.skipped_as_done(
+      static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
+  for (std::size_t i = 0; i < trials.size(); ++i)
+    if (!done[i]) driver.run(trials[i], i);
+  if (experiment.adaptive.on(experiment.repetitions)) {
+    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
+    if (driver.leader) meta["adaptive_repetitions"] = adaptive;
+  }
+}
+
+// The sweep searched: the planner picks the trials; search.json says what it decided.
+Json search_in_folder(const Experiment& experiment, const std::vector<Trial>& trials,
+                      TrialDriver& driver) {
+  Leader* leader = driver.leader;
+  SearchHooks hooks;
+  hooks.run = [&driver](const Trial& trial, std::size_t position) {
+    driver.run(trial, position);
+  };
+  hooks.records = [leader]() -> const std::vector<Json>& {
+    return leader->store.records();
+  };
+  hooks.write = [leader](const Json& summary) {
+    write_file_atomically(leader->store.directory() + "/search.json", summary.dump(1) + "\n");
+  };
+  hooks.reporter = &driver.reporter;
+  return run_search(experiment, trials, leader != nullptr, hooks);
+}
+
+// meta.json's pointer to search.json: where the search ended.
+Json search_mark(const Json& search) {
+  return {{"file", "search.json"},
+          {"winner", search.value("winner", Json())},
+          {"distinguishable", search.value("distinguishable", false)},
+          {"stopped", search.value("stopped", Json())}};
+}
+
 std::string status_tally(const std::vector<Json>& records) {
   std::map<std::string, int> counts;
   for (const auto& record : records) ++counts[record["status"].get<std::string>()];
@@ -295,6 +335,14 @@ std::unique_ptr<Leader> open_on_leader(const Experiment& experiment, const Sweep
   std::unique_ptr<Leader> leader;
   on_leader(rank == 0, [&] { leader = open_results(experiment, options); });
   return leader;
+}
+
+// "12 trial(s)", or "search (successive_halving by samples_per_s) over 12 configuration(s)".
+std::string what_runs(const Experiment& experiment, std::size_t trials) {
+  if (!experiment.search.on) return std::to_string(trials) + " trial(s)";
+  return "search (" + search_method_name(experiment.search.method) + " by " +
+         search_objective_name(experiment.search.objective) + ") over " + std::to_string(trials) +
+         " configuration(s)";
 }
 
 // The sweep itself, once the folder is open: meta.json, the trials, the closing lines.
@@ -314,15 +362,14 @@ void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trial
   if (leader) {
     driver.hangs.sweep_started(leader, meta);
     arm_interruption_mark(leader->store.directory(), meta);
-    reporter.message("harness: " + std::to_string(trials.size()) + " trial(s) of \"" +
+    reporter.message("harness: " + what_runs(experiment, trials.size()) + " of \"" +
                      experiment.name + "\" -> " + leader->store.directory());
   }
-  reporter.skipped_as_done(static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
-  for (std::size_t i = 0; i < trials.size(); ++i)
-    if (!done[i]) driver.run(trials[i], i);
-  if (experiment.adaptive.on(experiment.repetitions)) {
-    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
-    if (leader) meta["adaptive_repetitions"] = adaptive;
+  if (experiment.search.on) {
+    const Json search = search_in_folder(experiment, trials, driver);
+    if (leader) meta["search"] = search_mark(search);
+  } else {
+    run_every_trial(experiment, trials, done, driver, meta);
   }
   on_leader(leader != nullptr, [&] {
     leader->sweep_ended();
@@ -338,7 +385,7 @@ void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trial
 
 // A resumed folder whose trials are all recorded: nothing is written (it may be read-only).
 bool nothing_to_run(const Experiment& experiment, const std::vector<char>& done, bool resuming) {
-  return resuming && !experiment.adaptive.on(experiment.repetitions) &&
+  return resuming && !experiment.adaptive.on(experiment.repetitions) && !experiment.search.on &&
          std::count(done.begin(), done.end(), 1) == static_cast<std::ptrdiff_t>(done.size());
 }
 

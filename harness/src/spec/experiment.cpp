@@ -79,6 +79,9 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "the settings every trial starts from (fields per kind below)"},
       {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "settings path -> list of values; trials are the cartesian product"},
+      {"search", T::kFreeObject, Json::object(), -inf, inf, false, {},
+       "search the sweep for its best configuration instead of running all of it (fields "
+       "below)"},
       {"parts", T::kObjectList, Json::array(), -inf, inf, false, {},
        "instead of kind/settings/sweep: a list of {name, kind, settings, sweep} run in order"},
   };
@@ -402,6 +405,8 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   experiment.estimator.k = top["estimator_k"].get<int>();
   experiment.timeout_s = top["timeout_s"].get<double>();
   read_parts(top, experiment.document, kinds, &experiment, errors);
+  experiment.search = read_search(experiment.document, experiment.seed, experiment.repetitions,
+                                  experiment.adaptive.max_repetitions, &experiment.parts, errors);
   check_name(experiment.name, errors);
   check_part_names_distinct(experiment, errors);
   check_timeout(experiment.timeout_s, errors);

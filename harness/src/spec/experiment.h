@@ -10,6 +10,7 @@
 #include "metrics/point_estimate.h"
 #include "spec/kind_schema.h"
 #include "spec/schema.h"
+#include "spec/search_settings.h"
 
 namespace harness {
 
@@ -49,6 +50,7 @@ struct Experiment {
   int repetitions = 1;
   TrialOrder order = TrialOrder::kInterleaved;
   AdaptiveRepetitions adaptive;
+  SearchSettings search;   // on: the sweep is searched, not run whole
   Estimator estimator;     // a point's figure over its repetitions (metrics/point_estimate.h)
   double timeout_s = 300;  // the watchdog's deadline per operation (0: off)
   std::vector<ExperimentPart> parts;

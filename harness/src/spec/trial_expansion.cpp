@@ -176,6 +176,15 @@ Trial with_repetition(const Trial& trial, int repetition, std::uint64_t experime
   return repeated;
 }
 
+Trial with_setting(const Trial& trial, const std::string& path, const Json& value) {
+  Trial changed = trial;
+  set_path(changed.settings, path, value);
+  set_path(changed.given, path, value);
+  changed.point = point_key(changed);
+  changed.key = trial_key(changed);
+  return changed;
+}
+
 void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* trials) {
   if (order == TrialOrder::kInterleaved)  // stable: file order within a repetition
     std::stable_sort(trials->begin(), trials->end(),

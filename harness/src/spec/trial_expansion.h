@@ -15,6 +15,10 @@ std::vector<Trial> expand_trials(const Experiment& experiment);
 // repetition) and key follow; the index is the caller's.
 Trial with_repetition(const Trial& trial, int repetition, std::uint64_t experiment_seed);
 
+// The same sweep point with one setting changed (a search's epochs per rung): another point,
+// with its own key; the axes stay those of the sweep.
+Trial with_setting(const Trial& trial, const std::string& path, const Json& value);
+
 // Reorders trials (given sequentially: each point's repetitions together, in file order) and
 // renumbers their index. Interleaved: repetition r of every point before repetition r + 1 of
 // any; random: a shuffle seeded by `seed`.

@@ -1,0 +1,29 @@
+// Runs a search on every rank: rank 0 replays the records to decide each rung and names the
+// next trial, every rank runs it; the console says each rung's decision in a line and
+// search.json is rewritten whenever a rung is decided.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+#include "results/console_reporter.h"
+#include "spec/experiment.h"
+#include "spec/trial.h"
+
+namespace harness {
+
+struct SearchHooks {
+  std::function<void(const Trial& trial, std::size_t position)> run;  // collective
+  std::function<const std::vector<Json>&()> records;                  // rank 0 only
+  std::function<void(const Json& summary)> write;                     // rank 0 only: search.json
+  ConsoleReporter* reporter = nullptr;
+};
+
+// Collective over MPI_COMM_WORLD; `leader` says whether this rank holds the records. Returns
+// search.json's content on rank 0.
+Json run_search(const Experiment& experiment, const std::vector<Trial>& trials, bool leader,
+                const SearchHooks& hooks);
+
+}  // namespace harness

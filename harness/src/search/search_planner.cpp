@@ -1,0 +1,374 @@
+#include "search/search_planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "common/random.h"
+#include "results/console_reporter.h"
+#include "spec/trial_expansion.h"
+
+namespace harness {
+namespace {
+
+using RecordIndex = std::map<std::string, const Json*>;  // trial key -> its record
+
+RecordIndex index_records(const std::vector<Json>& records) {
+  RecordIndex index;
+  for (const auto& record : records)
+    if (record.contains("key") && record["key"].is_string())
+      index[record["key"].get<std::string>()] = &record;
+  return index;
+}
+
+Json figure_json(const Standing& s) {
+  const auto number = [](double v) {
+    return std::isfinite(v) ? Json(v) : Json();
+  };
+  Json figure = {{"value", number(s.value)},
+                 {"low", number(s.low)},
+                 {"high", number(s.high)},
+                 {"values", s.values}};
+  if (!s.reached) figure["reached"] = false;
+  if (!s.usable) figure["problem"] = s.note;
+  return figure;
+}
+
+const char* resource_name(const SearchSettings& search) {
+  return search.resource() == SearchResource::kRepetitions ? "repetitions" : "epochs";
+}
+
+// Stops at a decision that settles the question: the order of speeds does not change with
+// more repetitions, nor a time to target once reached; an AUROC may with more epochs.
+bool may_stop_early(const SearchSettings& search) {
+  return search.resource() == SearchResource::kRepetitions ||
+         search.objective == SearchObjective::kTimeToTarget;
+}
+
+// The walk through the plan: each trial's record, counted once however many rungs use it.
+struct PlanWalk {
+  const RecordIndex& recorded;
+  SearchState& state;
+  std::set<std::string> visited;
+
+  const Json* record_of(const Trial& trial) {
+    const auto found = recorded.find(trial.key);
+    if (found == recorded.end()) return nullptr;
+    if (visited.insert(trial.key).second) {
+      ++state.trials;
+      state.seconds += found->second->value("wall_time_s", 0.0);
+    }
+    return found->second;
+  }
+};
+
+}  // namespace
+
+SearchPlanner::SearchPlanner(const SearchSettings& search, const Estimator& estimator,
+                             std::uint64_t seed, std::vector<Trial> configurations)
+    : search_(search),
+      estimator_(estimator),
+      seed_(seed),
+      configurations_(std::move(configurations)) {}
+
+int SearchPlanner::full_epochs(std::size_t configuration) const {
+  return configurations_[configuration].settings.value("epochs", 1);
+}
+
+std::vector<int> SearchPlanner::levels() const {
+  int first = search_.min_repetitions, last = search_.max_repetitions;
+  if (search_.resource() == SearchResource::kEpochs) {
+    first = search_.min_epochs;
+    last = first;
+    for (std::size_t c = 0; c < configurations_.size(); ++c) last = std::max(last, full_epochs(c));
+  }
+  std::vector<int> levels;
+  for (long long level = first; level < last; level *= search_.eta)
+    levels.push_back(static_cast<int>(level));
+  levels.push_back(last);
+  return levels;
+}
+
+std::vector<SearchPlanner::Bracket> SearchPlanner::brackets() const {
+  std::vector<std::size_t> all(configurations_.size());
+  std::iota(all.begin(), all.end(), 0);
+  const std::vector<int> levels = this->levels();
+  if (search_.method == SearchMethod::kGrid) return {{all, {levels.back()}}};
+  if (search_.method == SearchMethod::kSuccessiveHalving) return {{all, levels}};
+  // Hyperband: bracket s starts n_s configurations at level s_max - s.
+  const std::size_t s_max = levels.size() - 1;
+  std::vector<Bracket> brackets;
+  for (std::size_t s = s_max + 1; s-- > 0;) {
+    const double wanted = std::ceil(static_cast<double>(s_max + 1) / static_cast<double>(s + 1) *
+                                    std::pow(search_.eta, static_cast<double>(s)));
+    const std::size_t n = std::min(all.size(), static_cast<std::size_t>(wanted));
+    std::vector<std::size_t> drawn = all;
+    SplitMix64 rng(seed_ ^ (0x6879706572ULL + s));  // a partial Fisher-Yates shuffle
+    for (std::size_t i = 0; i < n; ++i) std::swap(drawn[i], drawn[i + rng.below(drawn.size() - i)]);
+    drawn.resize(n);
+    std::sort(drawn.begin(), drawn.end());
+    brackets.push_back(
+        {drawn, std::vector<int>(levels.begin() + static_cast<long>(s_max - s), levels.end())});
+  }
+  return brackets;
+}
+
+Trial SearchPlanner::trial(const PlannedTrial& planned) const {
+  Trial base = configurations_[planned.configuration];
+  if (search_.resource() == SearchResource::kEpochs)
+    base =
+        with_setting(base, "epochs", std::min(planned.level, full_epochs(planned.configuration)));
+  return with_repetition(base, planned.repetition, seed_);
+}
+
+std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, int level,
+                                                     int repetitions) const {
+  std::vector<PlannedTrial> trials;
+  for (int r = 0; r < repetitions; ++r) trials.push_back({configuration, level, r});
+  return trials;
+}
+
+SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
+  SearchState state;
+  const RecordIndex index = index_records(records);
+  PlanWalk walk{index, state, {}};
+  std::vector<RungDecision> finals;  // each bracket's last decision
+  bool budget_spent = false;
+  for (const Bracket& bracket : brackets()) {
+    if (budget_spent) break;
+    std::vector<std::size_t> survivors = bracket.configurations;
+    std::vector<int> given(configurations_.size(), 0);         // repetitions so far
+    std::vector<bool> settled(configurations_.size(), false);  // narrow enough already
+    for (std::size_t k = 0; k < bracket.levels.size(); ++k) {
+      const int level = bracket.levels[k];
+      std::vector<std::vector<PlannedTrial>> planned;
+      for (const auto c : survivors) {
+        int repetitions = search_.min_repetitions;
+        if (search_.resource() == SearchResource::kRepetitions)
+          repetitions = settled[c] ? given[c] : std::max(level, given[c]);
+        planned.push_back(rung_trials(c, level, repetitions));
+      }
+      // Interleaved: repetition r of every configuration before r + 1 of any.
+      std::vector<std::vector<TrialFigure>> figures(survivors.size());
+      std::size_t most = 0;
+      for (const auto& trials : planned) most = std::max(most, trials.size());
+      for (std::size_t r = 0; r < most && !budget_spent; ++r)
+        for (std::size_t i = 0; i < survivors.size() && !budget_spent; ++i) {
+          if (r >= planned[i].size()) continue;
+          if (const Json* record = walk.record_of(trial(planned[i][r]))) {
+            figures[i].push_back(figure_of(*record, search_));
+          } else if (state.seconds >= search_.budget_s) {
+            budget_spent = true;
+          } else {
+            state.next = planned[i][r];
+            return state;
+          }
+        }
+      std::vector<RungEntry> entries;
+      for (std::size_t i = 0; i < survivors.size(); ++i) {
+        RungEntry entry{survivors[i], standing_of(figures[i], search_, estimator_), false, ""};
+        if (figures[i].empty()) entry.standing.note = "not run: the budget was spent";
+        entries.push_back(entry);
+      }
+      const bool last = k + 1 == bracket.levels.size();
+      SearchRung rung{finals.size(),         k,
+                      bracket.levels.size(), level,
+                      budget_spent,          decide_rung(entries, search_, last || budget_spent)};
+      state.rungs.push_back(rung);
+      survivors.clear();
+      for (const auto& entry : rung.decision.ranking) {
+        given[entry.configuration] = entry.standing.values;
+        settled[entry.configuration] = entry.standing.usable && entry.standing.values > 1 &&
+                                       entry.standing.width <= search_.settled_width;
+        if (entry.kept) survivors.push_back(entry.configuration);
+      }
+      const bool settles = rung.decision.distinguishable && may_stop_early(search_);
+      if (last || budget_spent || survivors.size() <= 1 || settles) {
+        finals.push_back(rung.decision);
+        break;
+      }
+    }
+  }
+  // The winner: the best of the brackets' last rungs, each configuration at its best there.
+  std::vector<RungEntry> candidates;
+  std::set<std::size_t> seen;
+  for (const auto& decision : finals)
+    for (const auto& entry : decision.ranking) candidates.push_back(entry);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const RungEntry& a, const RungEntry& b) {
+                     return ranks_before(a.standing, b.standing, search_);
+                   });
+  std::vector<RungEntry> distinct;
+  for (const auto& entry : candidates)
+    if (seen.insert(entry.configuration).second) distinct.push_back(entry);
+  if (!distinct.empty() && distinct[0].standing.usable && distinct[0].standing.reached)
+    state.winner = distinct[0];
+  if (state.winner && distinct.size() > 1) state.runner_up = distinct[1];
+  state.distinguishable = state.winner && clearly_ahead(*state.winner, distinct, search_);
+  char budget_text[96];
+  std::snprintf(budget_text, sizeof budget_text, "budget_s (%g s) spent", search_.budget_s);
+  if (budget_spent)
+    state.stopped = budget_text;
+  else if (!state.winner)
+    state.stopped = search_.objective == SearchObjective::kTimeToTarget
+                        ? "no configuration reached the target"
+                        : "no configuration has a figure";
+  else if (!state.runner_up)
+    state.stopped = "one configuration left: every other was clearly worse";
+  else if (state.distinguishable)
+    state.stopped = "the winner is distinguishable from the runner-up";
+  else
+    state.stopped = "the last rung: the winner is within noise of the runner-up";
+  if (state.winner && state.runner_up == std::nullopt && configurations_.size() == 1)
+    state.stopped = "one configuration";
+  return state;
+}
+
+Json SearchPlanner::winner_axes(std::size_t configuration) const {
+  Json axes = configurations_[configuration].axes;
+  if (!configurations_[configuration].part.empty())
+    axes["part"] = configurations_[configuration].part;
+  return axes;
+}
+
+std::string SearchPlanner::label(std::size_t configuration) const {
+  const Json axes = winner_axes(configuration);
+  return axes.empty() ? std::string("(the settings)") : trial_label(axes);
+}
+
+Json SearchPlanner::summary(const SearchState& state, const std::vector<Json>& records) const {
+  Json rungs = Json::array();
+  for (const auto& rung : state.rungs) {
+    Json entries = Json::array();
+    for (const auto& e : rung.decision.ranking)
+      entries.push_back({{"point", configurations_[e.configuration].point},
+                         {"axes", winner_axes(e.configuration)},
+                         {"figure", figure_json(e.standing)},
+                         {"kept", e.kept},
+                         {"reason", e.reason}});
+    rungs.push_back({{"bracket", rung.bracket},
+                     {"rung", rung.rung},
+                     {resource_name(search_), rung.resource},
+                     {"partial", rung.partial},
+                     {"kept", rung.decision.kept()},
+                     {"distinguishable", rung.decision.distinguishable},
+                     {"configurations", entries}});
+  }
+  const auto side = [&](const std::optional<RungEntry>& entry) {
+    return entry ? winner_axes(entry->configuration) : Json();
+  };
+  const auto figure = [&](const std::optional<RungEntry>& entry) {
+    return entry ? figure_json(entry->standing) : Json();
+  };
+  Json grid = grid_cost(records);
+  if (grid["seconds_estimated"].is_number() && grid["seconds_estimated"].get<double>() > 0)
+    grid["share_spent"] = state.seconds / grid["seconds_estimated"].get<double>();
+  return {{"method", search_method_name(search_.method)},
+          {"objective", search_objective_name(search_.objective)},
+          {"resource", resource_name(search_)},
+          {"eta", search_.eta},
+          {"budget_s", search_.budget_s},
+          {"noise_floor", search_.noise_floor},
+          {"estimator", estimator_name(estimator_.kind)},
+          {"configurations", configurations_.size()},
+          {"finished", !state.next.has_value()},
+          {"stopped", state.next ? Json() : Json(state.stopped)},
+          {"winner", side(state.winner)},
+          {"winner_point",
+           state.winner ? Json(configurations_[state.winner->configuration].point) : Json()},
+          {"winner_figure", figure(state.winner)},
+          {"runner_up", side(state.runner_up)},
+          {"runner_up_figure", figure(state.runner_up)},
+          {"distinguishable", state.distinguishable},
+          {"rungs", rungs},
+          {"trials", state.trials},
+          {"seconds_spent", state.seconds},
+          {"grid", grid}};
+}
+
+Json SearchPlanner::grid_cost(const std::vector<Json>& records) const {
+  std::map<std::string, std::pair<double, int>> by_point;  // point -> wall seconds, trials
+  for (const auto& record : records) {
+    auto& [seconds, trials] = by_point[record.value("point", "")];
+    seconds += record.value("wall_time_s", 0.0);
+    ++trials;
+  }
+  const auto mean_of = [&](const std::string& point) {
+    const auto found = by_point.find(point);
+    return found == by_point.end() ? 0.0 : found->second.first / found->second.second;
+  };
+  std::vector<double> full(configurations_.size(), 0.0);
+  double known = 0;
+  int known_count = 0;
+  for (std::size_t c = 0; c < configurations_.size(); ++c) {
+    full[c] = mean_of(configurations_[c].point);
+    if (full[c] == 0 && search_.resource() == SearchResource::kEpochs)
+      for (const int level : levels())
+        if (level < full_epochs(c))
+          if (const double seconds = mean_of(trial({c, level, 0}).point); seconds > 0)
+            full[c] = seconds * full_epochs(c) / level;
+    if (full[c] > 0) {
+      known += full[c];
+      ++known_count;
+    }
+  }
+  const int per_configuration = search_.resource() == SearchResource::kRepetitions
+                                    ? search_.max_repetitions
+                                    : search_.min_repetitions;
+  double seconds = 0;
+  for (const double each : full)
+    seconds += (each > 0 ? each : known_count ? known / known_count : 0) * per_configuration;
+  return {{"trials", configurations_.size() * static_cast<std::size_t>(per_configuration)},
+          {"seconds_estimated", known_count ? Json(seconds) : Json()}};
+}
+
+// The first configuration after the best that is not clearly worse than it.
+std::string SearchPlanner::closest_rival(const RungDecision& decision) const {
+  for (std::size_t i = 1; i < decision.ranking.size(); ++i)
+    if (!clearly_worse(decision.ranking[i].standing, decision.ranking[0].standing, search_))
+      return label(decision.ranking[i].configuration);
+  return label(decision.ranking[1].configuration);
+}
+
+std::string SearchPlanner::rung_line(const SearchRung& rung) const {
+  const RungDecision& d = rung.decision;
+  std::string line = "search: ";
+  if (search_.method == SearchMethod::kHyperband)
+    line += "bracket " + std::to_string(rung.bracket + 1) + ", ";
+  line += "rung " + std::to_string(rung.rung + 1) + " of " + std::to_string(rung.rungs) + " (" +
+          std::to_string(rung.resource) + " " + resource_name(search_) +
+          (rung.partial ? ", cut short by the budget" : "") + "): " + std::to_string(d.kept()) +
+          " of " + std::to_string(d.ranking.size()) + " go on";
+  if (d.ranking.empty()) return line;
+  const RungEntry& best = d.ranking.front();
+  line += "; best " + label(best.configuration) + " " + standing_text(best.standing, search_);
+  std::size_t worse = 0, unusable = 0;
+  for (const auto& entry : d.ranking)
+    if (!entry.kept) ++(entry.standing.usable ? worse : unusable);
+  if (worse) line += "; " + std::to_string(worse) + " dropped";
+  if (unusable) line += "; " + std::to_string(unusable) + " without a figure";
+  if (!best.standing.reached)
+    line += "; none has reached the target yet (ranked by final loss)";
+  else if (d.ranking.size() > 1)
+    line += d.distinguishable ? "; the best is clearly ahead"
+                              : "; the best is within noise of " + closest_rival(d);
+  return line;
+}
+
+std::string SearchPlanner::end_line(const SearchState& state) const {
+  char spent[96];
+  std::snprintf(spent, sizeof spent, "%zu trial(s), %.0f s", state.trials, state.seconds);
+  if (!state.winner) return "search: no winner (" + state.stopped + "); " + spent;
+  std::string line = "search: winner " + label(state.winner->configuration) + " " +
+                     standing_text(state.winner->standing, search_);
+  if (state.runner_up)
+    line += (state.distinguishable ? "; clearly ahead of " : "; within noise of ") +
+            label(state.runner_up->configuration) + " " +
+            standing_text(state.runner_up->standing, search_);
+  return line + " (" + state.stopped + "); " + spent;
+}
+
+}  // namespace harness

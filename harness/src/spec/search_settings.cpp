@@ -1,0 +1,234 @@
+#include "spec/search_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "common/brief.h"
+#include "common/hashing.h"
+#include "common/random.h"
+#include "spec/enum_choice.h"
+#include "spec/experiment.h"
+#include "spec/json_path.h"
+
+namespace harness {
+namespace {
+
+const EnumChoice<SearchMethod> kMethods[] = {
+    {"successive_halving", SearchMethod::kSuccessiveHalving},
+    {"hyperband", SearchMethod::kHyperband},
+    {"grid", SearchMethod::kGrid}};
+const EnumChoice<SearchObjective> kObjectives[] = {
+    {"samples_per_s", SearchObjective::kSamplesPerS},
+    {"time_to_target", SearchObjective::kTimeToTarget},
+    {"auroc", SearchObjective::kAuroc},
+    {"busbw", SearchObjective::kBusbw}};
+
+// The kind whose records carry the objective's figure.
+const char* kind_measuring(SearchObjective objective) {
+  return objective == SearchObjective::kBusbw ? "collective" : "train";
+}
+
+const FieldSpec* field_at(const Schema& schema, const std::string& path) {
+  for (const auto& spec : schema)
+    if (spec.path == path) return &spec;
+  return nullptr;
+}
+
+// Three significant digits: values a reader can compare, the same on every machine.
+double round_to_digits(double value) {
+  if (value == 0) return 0;
+  const double scale = std::pow(10.0, 2 - std::floor(std::log10(std::abs(value))));
+  return std::round(value * scale) / scale;
+}
+
+// `count` values over [low, high], one uniform draw in each of `count` equal slices
+// (stratified, so no region is left out), on a log scale when asked.
+Json sampled_values(double low, double high, int count, bool log_scale, bool integer,
+                    SplitMix64& rng) {
+  Json values = Json::array();
+  for (int i = 0; i < count; ++i) {
+    const double u = (i + rng.uniform()) / count;
+    double value = log_scale ? low * std::pow(high / low, u) : low + (high - low) * u;
+    value = integer ? std::round(value) : round_to_digits(value);
+    if (values.empty() || values.back().get<double>() != value)
+      values.push_back(integer ? Json(static_cast<std::int64_t>(value)) : Json(value));
+  }
+  return values;
+}
+
+// One "sample" entry: {"log_range": [low, high], "count": n} or {"range": [...], ...}.
+void add_sampled_axis(const std::string& path, const Json& spec, std::uint64_t seed,
+                      std::vector<ExperimentPart>* parts, ErrorList& errors) {
+  const std::string pointer = "/search/sample/" + brief(path, 60);
+  const std::size_t before = errors.messages().size();
+  const bool log_scale = spec.is_object() && spec.contains("log_range");
+  const Json range =
+      spec.is_object() ? spec.value(log_scale ? "log_range" : "range", Json()) : Json();
+  const Json count = spec.is_object() ? spec.value("count", Json()) : Json();
+  if (!spec.is_object() || spec.size() != 2 || !range.is_array() || range.size() != 2 ||
+      !range[0].is_number() || !range[1].is_number() || !count.is_number_integer()) {
+    errors.add(pointer +
+               ": expected {\"log_range\": [low, high], \"count\": n} or "
+               "{\"range\": [low, high], \"count\": n}, got " +
+               brief(spec));
+    return;
+  }
+  const double low = range[0].get<double>(), high = range[1].get<double>();
+  const auto n = count.get<std::int64_t>();
+  if (!(low < high) || (log_scale && low <= 0))
+    errors.add(pointer + ": expected low < high" + std::string(log_scale ? ", both above 0" : "") +
+               " (a log range), got " + brief(range));
+  if (n < 2 || n > 1000) errors.add(pointer + "/count: expected 2 to 1000, got " + brief(count));
+  SplitMix64 rng(seed ^ fnv1a64(path.data(), path.size()));
+  for (auto& part : *parts) {
+    const FieldSpec* field = field_at(*part.schema, path);
+    if (!field || (field->type != FieldType::kNumber && field->type != FieldType::kInteger)) {
+      errors.add(pointer + ": \"" + brief(path) + "\" is not a numeric setting of kind \"" +
+                 part.kind + "\"");
+      continue;
+    }
+    for (const auto& axis : part.sweep.items())
+      for (const auto& swept : axis_paths(axis.key()))
+        if (swept == path)
+          errors.add(pointer + ": \"" + brief(path) + "\" is also swept by " + part.pointer +
+                     "/sweep; sample it or sweep it");
+    if (low < field->min || high > field->max)
+      errors.add(pointer + ": the range " + brief(range) + " leaves the setting's bounds");
+    if (errors.messages().size() == before)
+      part.sweep[path] = sampled_values(low, high, static_cast<int>(n), log_scale,
+                                        field->type == FieldType::kInteger, rng);
+  }
+}
+
+void check_parts(const SearchSettings& search, const std::vector<ExperimentPart>& parts,
+                 ErrorList& errors) {
+  const std::string objective = search_objective_name(search.objective);
+  for (const auto& part : parts) {
+    if (part.kind != kind_measuring(search.objective)) {
+      errors.add("/search/objective: \"" + objective + "\" is measured by trials of kind \"" +
+                 kind_measuring(search.objective) + "\", but " +
+                 (part.pointer.empty() ? std::string("the experiment") : part.pointer) +
+                 " is of kind \"" + part.kind + "\"");
+      continue;
+    }
+    const Json settings = with_defaults(*part.schema, part.settings);
+    if (search.resource() == SearchResource::kEpochs) {
+      for (const auto& axis : part.sweep.items())
+        for (const auto& swept : axis_paths(axis.key()))
+          if (swept == "epochs")
+            errors.add(part.pointer + "/sweep/" + axis.key() + ": objective \"" + objective +
+                       "\" searches over epochs itself (min_epochs to the settings' epochs); "
+                       "do not sweep them");
+      if (search.min_epochs > settings["epochs"].get<int>())
+        errors.add("/search/min_epochs: " + std::to_string(search.min_epochs) +
+                   " is more than the settings' epochs (" +
+                   std::to_string(settings["epochs"].get<int>()) + ")");
+    }
+    if (search.objective == SearchObjective::kTimeToTarget && !search.target_auroc &&
+        settings["target_loss"].is_null())
+      errors.add(
+          "/search/objective: \"time_to_target\" needs a target: settings.target_loss "
+          "(training loss) or search.target_auroc");
+  }
+}
+
+}  // namespace
+
+std::string search_method_name(SearchMethod method) { return choice_word(method, kMethods); }
+std::string search_objective_name(SearchObjective objective) {
+  return choice_word(objective, kObjectives);
+}
+
+Schema search_schema() {
+  using T = FieldType;
+  const double inf = std::numeric_limits<double>::infinity();
+  // clang-format off
+  return {
+      {"method", T::kString, "successive_halving", -inf, inf, false, choice_words(kMethods),
+       "successive_halving (every configuration starts, 1/eta of each rung goes on), "
+       "hyperband (successive halving brackets over random subsets, from many cheap to few "
+       "full configurations) or grid (every configuration at the full resource)"},
+      {"objective", T::kString, nullptr, -inf, inf, false, choice_words(kObjectives),
+       "the figure the search optimises: samples_per_s, busbw (collective), auroc, or "
+       "time_to_target (wall time at the measured step rate to reach settings.target_loss or "
+       "search.target_auroc)"},
+      {"budget_s", T::kNumber, 3600.0, 0, 1e8, true, {},
+       "wall time the search's trials may take; no trial starts once it is spent, and the best "
+       "so far is named"},
+      {"eta", T::kInteger, 3, 2, 100, false, {},
+       "a rung keeps 1/eta of its configurations (at least those within noise of the best) "
+       "and gives them eta times the resource"},
+      {"min_repetitions", T::kInteger, 1, 1, 1000, false, {},
+       "samples_per_s, busbw: repetitions per configuration at the first rung; auroc, "
+       "time_to_target: at every rung"},
+      {"max_repetitions", T::kInteger, 9, 1, 100000, false, {},
+       "samples_per_s, busbw: repetitions at the last rung, and of every point under method grid"},
+      {"min_epochs", T::kInteger, 1, 1, 1e7, false, {},
+       "auroc, time_to_target: epochs at the first rung (the last rung trains the settings' "
+       "epochs)"},
+      {"noise_floor", T::kNumber, 0.03, 0, 1, false, {},
+       "the interval of a figure with a single value: +-this share of it (two identical runs "
+       "on a shared machine differ by a few percent)"},
+      {"settled_width", T::kNumber, 0.02, 0, 1, false, {},
+       "samples_per_s, busbw: a survivor whose interval is within +-this share of its figure "
+       "gets no more repetitions"},
+      {"target_auroc", T::kNumberOrNull, nullptr, 0, 1, false, {},
+       "time_to_target: reach this AUROC (judged at the end of each rung's training) instead "
+       "of settings.target_loss"},
+      {"message_bytes", T::kNumberOrNull, nullptr, 1, 1e15, false, {},
+       "busbw: the message size whose bus bandwidth is the figure (null: the largest measured)"},
+      {"sample", T::kFreeObject, Json::object(), -inf, inf, false, {},
+       "numeric settings drawn instead of listed: {\"optimizer.lr\": {\"log_range\": [1e-4, "
+       "1e-1], \"count\": 8}} (or \"range\" for a linear one): one value drawn with the seed "
+       "in each of count equal slices of the range, joining the sweep as an axis"},
+  };
+  // clang-format on
+}
+
+SearchSettings read_search(const Json& document, std::uint64_t seed, int repetitions,
+                           int max_repetitions, std::vector<ExperimentPart>* parts,
+                           ErrorList& errors) {
+  SearchSettings search;
+  if (!document.contains("search")) return search;
+  const Schema schema = search_schema();
+  const std::size_t before = errors.messages().size();
+  validate_object(schema, "", document["search"], "/search", /*check_required=*/true, errors);
+  if (errors.messages().size() != before) return search;
+  const Json s = with_defaults(schema, document["search"]);
+  search.on = true;
+  search.method = parse_choice("method", s["method"].get<std::string>(), kMethods);
+  search.objective = parse_choice("objective", s["objective"].get<std::string>(), kObjectives);
+  search.budget_s = s["budget_s"].get<double>();
+  search.eta = s["eta"].get<int>();
+  search.min_repetitions = s["min_repetitions"].get<int>();
+  search.max_repetitions = s["max_repetitions"].get<int>();
+  search.min_epochs = s["min_epochs"].get<int>();
+  search.noise_floor = s["noise_floor"].get<double>();
+  search.settled_width = s["settled_width"].get<double>();
+  if (!s["target_auroc"].is_null()) search.target_auroc = s["target_auroc"].get<double>();
+  if (!s["message_bytes"].is_null())
+    search.message_bytes = static_cast<std::uint64_t>(s["message_bytes"].get<double>());
+  if (search.min_repetitions > search.max_repetitions)
+    errors.add("/search/min_repetitions: " + std::to_string(search.min_repetitions) +
+               " is more than max_repetitions (" + std::to_string(search.max_repetitions) + ")");
+  if (repetitions != 1)
+    errors.add(
+        "/repetitions: a search decides each configuration's repetitions itself "
+        "(search.min_repetitions, search.max_repetitions); leave repetitions out");
+  if (max_repetitions != 0)
+    errors.add(
+        "/max_repetitions: adaptive repetitions and a search do not mix: the search "
+        "repeats where its intervals are wide");
+  if (search.target_auroc && search.objective != SearchObjective::kTimeToTarget)
+    errors.add("/search/target_auroc: only for objective \"time_to_target\"");
+  if (search.message_bytes && search.objective != SearchObjective::kBusbw)
+    errors.add("/search/message_bytes: only for objective \"busbw\"");
+  check_parts(search, *parts, errors);
+  for (const auto& [path, spec] : s["sample"].items())
+    add_sampled_axis(path, spec, seed, parts, errors);
+  return search;
+}
+
+}  // namespace harness
