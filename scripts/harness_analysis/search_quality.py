@@ -63,8 +63,8 @@ def judge(experiment_dir):
     runs = []
     for folder in sorted(glob.glob(os.path.join(experiment_dir, "seed*", "*", "*"))):
         s = search_file.read(folder)
-        if not s:
-            continue
+        if not s or not s.get("finished"):
+            continue  # an interrupted search has no answer yet (harness --resume completes it)
         verdict = right.get(s.get("winner_point"), "wrong")
         runs.append({"folder": folder, "winner": s.get("winner"), "verdict": verdict,
                      "distinguishable": s.get("distinguishable"), "stopped": s.get("stopped"),

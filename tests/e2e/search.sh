@@ -16,7 +16,7 @@ $MPIRUN -np 2 "$HARNESS" "$WORK/speed.json" --results-dir "$WORK/a" > "$WORK/con
 cat "$WORK/console"
 grep -q "search (successive_halving by samples_per_s) over 8 configuration(s)" "$WORK/console" ||
   fail "no search header"
-grep -q "search: rung 1 of 3 (1 repetitions): .* of 8 go on; best " "$WORK/console" ||
+grep -q "search: rung 1 of 3 (up to 1 repetitions): .* of 8 go on; best " "$WORK/console" ||
   fail "no line for the first rung"
 grep -q "^search: winner " "$WORK/console" || fail "no winner line"
 dir=$(only_run_dir "$WORK/a")

@@ -37,7 +37,7 @@ RungEntry entry(std::size_t configuration, const std::vector<double>& values,
                 const SearchSettings& search) {
   std::vector<TrialFigure> figures;
   for (const double v : values) figures.push_back(value(v));
-  return {configuration, standing_of(figures, search, kMedian), false, ""};
+  return {configuration, standing_of(figures, search, kMedian), false, false, ""};
 }
 
 const RungEntry& of(const RungDecision& decision, std::size_t configuration) {
@@ -122,7 +122,7 @@ TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
   EXPECT_FALSE(never.reached);
   EXPECT_NEAR(never.at_least, 0.1, 1e-12);
   const auto standing = [&](const TrialFigure& f, std::size_t c) {
-    return RungEntry{c, standing_of({f}, search, kMedian), false, ""};
+    return RungEntry{c, standing_of({f}, search, kMedian), false, false, ""};
   };
   // Mid-search the one that has not reached it yet, but trained only 0.1 s, may still win.
   const RungDecision early =
@@ -234,7 +234,26 @@ TEST(SearchPlanner, WithinNoiseAtTheLastRungIsSaid) {
   ASSERT_TRUE(state.winner);
   EXPECT_FALSE(state.distinguishable);
   EXPECT_NE(state.stopped.find("within noise"), std::string::npos);
-  EXPECT_EQ(state.trials, 18u);  // both ran all 9 repetitions
+  // The top 1/eta (one of two) ran all 9 repetitions; the other kept its single one, within
+  // noise of the best throughout.
+  EXPECT_EQ(state.trials, 10u);
+}
+
+TEST(SearchPlanner, OnlyTheTopShareOfATieIsRepeated) {
+  // Six configurations within 1% of each other: all stay in the running, but only the top
+  // third gets the next rung's repetitions (successive halving's budget, not the grid's).
+  ScriptedSearch s(R"({"objective": "samples_per_s", "max_repetitions": 9})");
+  const SearchState state = s.run([](const Trial& t) {
+    return 100 + 0.1 * t.settings["batch_size"].get<int>() / 16 + 0.01 * t.repetition;
+  });
+  const RungDecision& first = state.rungs.front().decision;
+  EXPECT_EQ(first.kept(), 6u);
+  std::size_t repeated = 0;
+  for (const auto& e : first.ranking) repeated += e.repeated ? 1 : 0;
+  EXPECT_EQ(repeated, 2u);
+  EXPECT_NE(first.ranking.back().reason.find("not repeated"), std::string::npos);
+  EXPECT_LT(state.trials, 6u * 9u / 2);
+  ASSERT_TRUE(state.winner);
 }
 
 TEST(SearchPlanner, HyperbandBracketsStartFromSubsets) {

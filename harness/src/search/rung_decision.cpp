@@ -15,7 +15,7 @@ std::string versus_best(const RungEntry& entry, const RungEntry& best,
 void rank_by_loss(RungDecision* decision, std::size_t share) {
   for (std::size_t i = 0; i < decision->ranking.size(); ++i) {
     RungEntry& entry = decision->ranking[i];
-    entry.kept = entry.standing.usable && i < share;
+    entry.kept = entry.repeated = entry.standing.usable && i < share;
     entry.reason = entry.kept ? "among the top 1/eta by final loss (none has reached the target)"
                               : "below the top 1/eta by final loss (none has reached the target)";
     if (!entry.standing.usable) entry.reason = "no figure: " + entry.standing.note;
@@ -45,6 +45,16 @@ void judge_against_best(RungDecision* decision, std::size_t share, const SearchS
   }
 }
 
+// Epochs rungs train every survivor further; repetitions go to the top 1/eta only.
+void mark_repeated(RungDecision* decision, std::size_t share, const SearchSettings& search) {
+  for (std::size_t i = 0; i < decision->ranking.size(); ++i) {
+    RungEntry& entry = decision->ranking[i];
+    entry.repeated = entry.kept && (search.resource() == SearchResource::kEpochs || i < share);
+    if (entry.kept && !entry.repeated)
+      entry.reason += " (below the top 1/eta: kept with its figure, not repeated)";
+  }
+}
+
 }  // namespace
 
 bool clearly_ahead(const RungEntry& best, const std::vector<RungEntry>& others,
@@ -70,7 +80,7 @@ RungDecision decide_rung(const std::vector<RungEntry>& entries, const SearchSett
                    [&](const RungEntry& a, const RungEntry& b) {
                      return ranks_before(a.standing, b.standing, search);
                    });
-  for (auto& entry : decision.ranking) entry.kept = false;
+  for (auto& entry : decision.ranking) entry.kept = entry.repeated = false;
   if (decision.ranking.empty()) return decision;
   const std::size_t n = decision.ranking.size();
   const std::size_t share = (n + search.eta - 1) / search.eta;
@@ -82,6 +92,7 @@ RungDecision decide_rung(const std::vector<RungEntry>& entries, const SearchSett
   best.kept = true;
   best.reason = "the best: " + standing_text(best.standing, search);
   judge_against_best(&decision, share, search, last_rung);
+  mark_repeated(&decision, share, search);
   decision.distinguishable = clearly_ahead(best, decision.ranking, search);
   return decision;
 }

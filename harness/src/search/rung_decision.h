@@ -17,6 +17,10 @@ struct RungEntry {
   std::size_t configuration = 0;  // index into the search's configurations
   Standing standing;
   bool kept = false;
+  // Speeds: whether it gets the next rung's repetitions. Successive halving's budget goes to
+  // the top 1/eta; a survivor below them stays in the running with the figure it has, and is
+  // dropped once the best's narrowing interval clears it.
+  bool repeated = false;
   std::string reason;
 };
 

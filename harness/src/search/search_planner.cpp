@@ -169,7 +169,8 @@ SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
         }
       std::vector<RungEntry> entries;
       for (std::size_t i = 0; i < survivors.size(); ++i) {
-        RungEntry entry{survivors[i], standing_of(figures[i], search_, estimator_), false, ""};
+        RungEntry entry{survivors[i], standing_of(figures[i], search_, estimator_), false, false,
+                        ""};
         if (figures[i].empty()) entry.standing.note = "not run: the budget was spent";
         entries.push_back(entry);
       }
@@ -181,8 +182,9 @@ SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
       survivors.clear();
       for (const auto& entry : rung.decision.ranking) {
         given[entry.configuration] = entry.standing.values;
-        settled[entry.configuration] = entry.standing.usable && entry.standing.values > 1 &&
-                                       entry.standing.width <= search_.settled_width;
+        settled[entry.configuration] =
+            !entry.repeated || (entry.standing.usable && entry.standing.values > 1 &&
+                                entry.standing.width <= search_.settled_width);
         if (entry.kept) survivors.push_back(entry.configuration);
       }
       const bool settles = rung.decision.distinguishable && may_stop_early(search_);
@@ -339,6 +341,7 @@ std::string SearchPlanner::rung_line(const SearchRung& rung) const {
   if (search_.method == SearchMethod::kHyperband)
     line += "bracket " + std::to_string(rung.bracket + 1) + ", ";
   line += "rung " + std::to_string(rung.rung + 1) + " of " + std::to_string(rung.rungs) + " (" +
+          (search_.resource() == SearchResource::kRepetitions ? "up to " : "") +
           std::to_string(rung.resource) + " " + resource_name(search_) +
           (rung.partial ? ", cut short by the budget" : "") + "): " + std::to_string(d.kept()) +
           " of " + std::to_string(d.ranking.size()) + " go on";

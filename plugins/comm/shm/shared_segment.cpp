@@ -1,0 +1,99 @@
+#include "shared_segment.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace harness::plugins {
+namespace {
+
+// "/harness-shm-<32 hex digits>": 128 random bits.
+std::string random_name() {
+  std::ifstream urandom("/dev/urandom", std::ios::binary);
+  std::uint64_t bits[2] = {};
+  urandom.read(reinterpret_cast<char*>(bits), sizeof bits);
+  char name[64];
+  std::snprintf(name, sizeof name, "/harness-shm-%016llx%016llx",
+                static_cast<unsigned long long>(bits[0]), static_cast<unsigned long long>(bits[1]));
+  return urandom ? name : "";
+}
+
+std::string system_error(const char* what, const std::string& name) {
+  return std::string(what) + " " + name + ": " + std::strerror(errno);
+}
+
+// Rank 0: a fresh segment of `bytes`; the descriptor, or -1 with `problem` set.
+int create(const std::string& name, std::size_t bytes, std::string* problem) {
+  if (name.empty()) {
+    *problem = "cannot read /dev/urandom for the segment's name";
+    return -1;
+  }
+  const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, S_IRUSR | S_IWUSR);
+  if (fd < 0) {
+    *problem = system_error("shm_open", name);
+    return -1;
+  }
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    *problem = system_error("ftruncate", name) + " (is /dev/shm large enough?)";
+    close(fd);
+    shm_unlink(name.c_str());
+    return -1;
+  }
+  return fd;
+}
+
+// Rank 0's problem (or "") for everyone; any rank's problem fails the whole group.
+std::string agreed_problem(const std::string& mine, MPI_Comm comm) {
+  int failed = mine.empty() ? 0 : 1, any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (!any) return "";
+  return mine.empty() ? "shm: another rank could not map the shared segment" : "shm: " + mine;
+}
+
+}  // namespace
+
+std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string problem;
+  char name[64] = {};
+  int fd = -1;
+  if (rank == 0) {
+    const std::string chosen = random_name();
+    fd = create(chosen, bytes, &problem);
+    if (fd >= 0) std::snprintf(name, sizeof name, "%s", chosen.c_str());
+  }
+  MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm);
+  if (rank != 0 && name[0] != '\0') {
+    fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
+    if (fd < 0) problem = system_error("shm_open", name);
+  }
+  if (name[0] == '\0' && problem.empty()) problem = "rank 0 could not create the shared segment";
+  if (fd >= 0) {
+    void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (mapped == MAP_FAILED) {
+      problem = system_error("mmap", name);
+    } else {
+      data_ = mapped;
+      bytes_ = bytes;
+    }
+  }
+  // Every rank has mapped it (or failed): the name goes, the mappings stay.
+  MPI_Barrier(comm);
+  if (rank == 0 && name[0] != '\0') shm_unlink(name);
+  return agreed_problem(problem, comm);
+}
+
+SharedSegment::~SharedSegment() {
+  if (data_) munmap(data_, bytes_);
+}
+
+}  // namespace harness::plugins

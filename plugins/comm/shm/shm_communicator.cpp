@@ -1,0 +1,146 @@
+// The "shm" backend: ranks of one host allreduce through a shared segment (shm_allreduce.h),
+// reading each other's data directly instead of sending messages. A group that spans hosts is
+// declined (the trial is skipped, naming the hosts). Params: chunk_bytes (the pipelining unit
+// and each rank's slot in the segment, default 256 KiB; larger buffers go through in chunks).
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+
+#include "harness/plugin/buffer_checks.h"
+#include "harness/plugin/communicator.h"
+#include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_status.h"
+#include "harness/plugin/params.h"
+#include "harness/plugin/register.h"
+#include "shared_segment.h"
+#include "shm_allreduce.h"
+
+namespace harness::plugins {
+
+using plugin::BufferView;
+using plugin::DType;
+using plugin::Status;
+
+class ShmCommunicator final : public plugin::Communicator {
+ public:
+  static constexpr const char* kName = "shm";
+  static constexpr const char* kVersion = "1.0.0";
+  static constexpr const char* kDescription =
+      "shared-memory allreduce within one host: reduce-scatter + allgather through a segment "
+      "every rank maps, chunked, flag-synchronised";
+
+  static plugin::CommunicatorCapabilities capabilities() {
+    plugin::CommunicatorCapabilities c;
+    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    return c;
+  }
+
+  explicit ShmCommunicator(const nlohmann::json& json) {
+    plugin::Params params(json, {"chunk_bytes"});
+    chunk_bytes_ =
+        static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
+  }
+
+  ~ShmCommunicator() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+  }
+
+  Status init(const plugin::GroupInit& group) noexcept override {
+    return plugin::guarded([&] {
+      size_ = group.size;
+      if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup");
+          !s.is_ok())
+        return s;
+      if (Status s = check_one_host(); !s.is_ok()) return s;
+      const std::string problem =
+          segment_.map(comm_, ShmAllreduce::segment_bytes(size_, chunk_bytes_));
+      if (!problem.empty()) return Status::unavailable(problem);
+      int rank = 0;
+      MPI_Comm_rank(comm_, &rank);
+      reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank, size_, chunk_bytes_);
+      return Status::ok();
+    });
+  }
+
+  Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    return plugin::guarded([&] {
+      switch (buffer.dtype) {
+        case DType::kFloat32: return reduce(static_cast<float*>(buffer.data), buffer, options.op);
+        case DType::kFloat64: return reduce(static_cast<double*>(buffer.data), buffer, options.op);
+        case DType::kFloat16:
+          return reduce(static_cast<plugin::Float16*>(buffer.data), buffer, options.op);
+        case DType::kBFloat16:
+          return reduce(static_cast<plugin::BFloat16*>(buffer.data), buffer, options.op);
+      }
+      return Status::unsupported("shm: unknown element type");
+    });
+  }
+
+  Status broadcast(BufferView buffer, int root) noexcept override {
+    if (Status s = check(buffer); !s.is_ok()) return s;
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
+    if (buffer.count == 0) return Status::ok();
+    return plugin::mpi_status(
+        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
+        "MPI_Bcast");
+  }
+
+  Status barrier() noexcept override {
+    if (!reduce_) return Status::invalid_argument("communicator not initialised");
+    reduce_->barrier();
+    return Status::ok();
+  }
+
+  std::string describe() const override {
+    return "shared-memory reduce-scatter+allgather, chunk " + std::to_string(chunk_bytes_) + " B";
+  }
+
+ private:
+  // Declined (skipped), not failed, when the group spans hosts: shm is an intra-host backend.
+  Status check_one_host() {
+    MPI_Comm node = MPI_COMM_NULL;
+    if (Status s = plugin::mpi_status(
+            MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+        !s.is_ok())
+      return s;
+    int local = 0;
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    int smallest = 0;
+    MPI_Allreduce(&local, &smallest, 1, MPI_INT, MPI_MIN, comm_);
+    if (smallest == size_) return Status::ok();
+    return Status::unsupported("shm: the group's " + std::to_string(size_) +
+                               " ranks are not all on one host (" + std::to_string(smallest) +
+                               " share the least shared one); shm reduces within a host only");
+  }
+
+  template <class T>
+  Status reduce(T* data, const BufferView& buffer, plugin::ReduceOp op) {
+    if (size_ > 1) reduce_->sum(data, buffer.count);
+    if (op == plugin::ReduceOp::kAvg && size_ > 1)
+      plugin::divide_in_place(data, buffer.count, size_);
+    return Status::ok();
+  }
+
+  Status check(const BufferView& buffer) const {
+    if (!reduce_) return Status::invalid_argument("communicator not initialised");
+    return plugin::check_buffer(
+        buffer, "shm", plugin::DeviceKind::kCpu,
+        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
+  }
+
+  std::size_t chunk_bytes_ = 0;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int size_ = 1;
+  SharedSegment segment_;
+  std::unique_ptr<ShmAllreduce> reduce_;
+};
+
+}  // namespace harness::plugins
+
+HARNESS_REGISTER_COMMUNICATOR(harness::plugins::ShmCommunicator)
