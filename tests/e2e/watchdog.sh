@@ -1,9 +1,10 @@
 # The watchdog: a rank stopped (SIGSTOP) in the middle of a training trial is named within
 # timeout_s, the trial is recorded hung with that reason, meta.json says the job was aborted,
 # and the job ends with exit status 3 instead of hanging; finished trials stay intact.
-# Twice: over the default backend (MPI), and over gloo in its sync mode (receive busy_poll),
+# Over the default backend (MPI), over gloo in its sync mode (receive busy_poll),
 # where the waiting rank spins on its sockets on the calling thread instead of sleeping in a
-# library call: the watchdog must still see it stuck and end the job.
+# library call: the watchdog must still see it stuck and end the job; and over shm, whose
+# ranks wait for each other on flags in a shared segment.
 source "$(dirname "$0")/lib.bash"
 
 # stall_and_check NAME BACKEND_JSON: runs a two-rank job, stops rank 1 inside the first
@@ -62,4 +63,6 @@ PY
 
 stall_and_check mpi '"backend": "mpi"'
 stall_and_check gloo_busy_poll '"backend": "gloo", "backend_params": {"receive": "busy_poll"}'
+# shm: the waiting rank spins (then yields) on a flag in shared memory, inside no library call.
+stall_and_check shm '"backend": "shm"'
 echo PASS
