@@ -83,13 +83,15 @@ void ShmAllreduce::arrive_and_wait() {
 
 void ShmAllreduce::barrier() { arrive_and_wait(); }
 
-// Elements [begin, end) of the chunk, summed over the ranks' slots in rank order.
+// Elements [begin, end) of the chunk — this rank's slice — summed in rank order: the peers'
+// values from their slots, this rank's own from its buffer (`own`, the chunk's start). The
+// sum goes to the result region for the peers and into this rank's buffer.
 template <class T>
-void ShmAllreduce::sum_slice(std::size_t begin, std::size_t end) {
+void ShmAllreduce::sum_slice(T* own, std::size_t begin, std::size_t end) {
   const std::size_t n = end - begin;
   T* out = reinterpret_cast<T*>(result()) + begin;
-  const auto in = [&](int r) {
-    return reinterpret_cast<const T*>(slot(r)) + begin;
+  const auto in = [&](int r) -> const T* {
+    return (r == rank_ ? own : reinterpret_cast<const T*>(slot(r))) + begin;
   };
   if constexpr (kHalf<T>) {
     // Summed in float and rounded once: every rank's result is the same bits either way.
@@ -100,6 +102,7 @@ void ShmAllreduce::sum_slice(std::size_t begin, std::size_t end) {
     std::memcpy(out, in(0), n * sizeof(T));
     for (int r = 1; r < size_; ++r) add_into(out, in(r), n);
   }
+  std::memcpy(own + begin, out, n * sizeof(T));
 }
 
 template <class T>
@@ -107,16 +110,23 @@ void ShmAllreduce::sum(T* data, std::size_t count) {
   const std::size_t per_chunk = std::max<std::size_t>(1, chunk_bytes_ / sizeof(T));
   const auto ranks = static_cast<std::size_t>(size_);
   for (std::size_t offset = 0; offset < count; offset += per_chunk) {
+    T* chunk = data + offset;
     const std::size_t m = std::min(per_chunk, count - offset);
-    // A slot is refilled only after the second meeting of the last chunk (every slice summed),
-    // the result rewritten only after the first meeting of this one (every copy-out done).
-    std::memcpy(slot(rank_), data + offset, m * sizeof(T));
-    arrive_and_wait();  // every rank's chunk is in its slot
     const std::size_t share = (m + ranks - 1) / ranks;
     const std::size_t begin = std::min(m, share * static_cast<std::size_t>(rank_));
-    sum_slice<T>(begin, std::min(m, begin + share));
+    const std::size_t end = std::min(m, begin + share);
+    // Into the slot goes only what the peers sum: every slice but this rank's own. A slot is
+    // refilled only after the last chunk's second meeting (every slice summed), the result
+    // rewritten only after this chunk's first (every copy-out of the last one done).
+    T* mine = reinterpret_cast<T*>(slot(rank_));
+    std::memcpy(mine, chunk, begin * sizeof(T));
+    std::memcpy(mine + end, chunk + end, (m - end) * sizeof(T));
+    arrive_and_wait();  // every rank's chunk is in its slot
+    sum_slice<T>(chunk, begin, end);
     arrive_and_wait();  // every slice is summed
-    std::memcpy(data + offset, result(), m * sizeof(T));
+    const T* summed = reinterpret_cast<const T*>(result());
+    std::memcpy(chunk, summed, begin * sizeof(T));
+    std::memcpy(chunk + end, summed + end, (m - end) * sizeof(T));
   }
 }
 

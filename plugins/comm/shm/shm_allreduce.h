@@ -1,9 +1,11 @@
 // Allreduce through a shared segment, without messages: each rank copies a chunk of its
-// buffer into its slot, sums its slice of the chunk over every rank's slot (reduce-scatter:
-// each rank reads its peers' data directly) into the segment's result, and copies the whole
-// result back (allgather). Chunks stay in cache. Ranks meet at
-// sequence-numbered flags in the segment (spin, then yield): no MPI call on the hot path.
-// Every element is summed by one rank, in rank order, so every rank gets the same bits.
+// buffer into its slot (all but its own slice: that one only it sums), sums its slice over
+// its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
+// directly) into the segment's result, and copies the other slices' sums back (allgather).
+// Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written (a chunk in whole: 5.5). Chunks
+// stay in cache. Ranks meet at sequence-numbered flags in the segment (spin, then yield): no MPI
+// call on the hot path. Every element is summed by one rank, in rank order, so every rank gets the
+// same bits.
 #pragma once
 
 #include <atomic>
@@ -38,7 +40,7 @@ class ShmAllreduce {
   unsigned char* result() const;
   void arrive_and_wait();
   template <class T>
-  void sum_slice(std::size_t begin, std::size_t end);
+  void sum_slice(T* own, std::size_t begin, std::size_t end);
 
   Flag* flags_;
   unsigned char* data_;
