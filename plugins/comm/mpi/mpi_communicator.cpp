@@ -9,6 +9,7 @@
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_broadcast.h"
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -66,12 +67,11 @@ class MpiCommunicator final : public plugin::Communicator {
     size_ = group.size;
     if (Status s = mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())
       return s;
-    if (Status s = mpi_status(MPI_Op_create(&sum_16bit<plugin::Float16>, 1, &sum_fp16_),
-                              "MPI_Op_create");
+    if (Status s =
+            mpi_status(MPI_Op_create(&sum_16bit<plugin::Float16>, 1, &sum_fp16_), "MPI_Op_create");
         !s.is_ok())
       return s;
-    return mpi_status(MPI_Op_create(&sum_16bit<plugin::BFloat16>, 1, &sum_bf16_),
-                      "MPI_Op_create");
+    return mpi_status(MPI_Op_create(&sum_16bit<plugin::BFloat16>, 1, &sum_bf16_), "MPI_Op_create");
   }
 
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
@@ -87,11 +87,7 @@ class MpiCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
-    if (buffer.count == 0) return Status::ok();
-    return mpi_status(
-        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
-        "MPI_Bcast");
+    return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
   }
 
   Status barrier() noexcept override { return mpi_status(MPI_Barrier(comm_), "MPI_Barrier"); }
@@ -101,9 +97,9 @@ class MpiCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64, DType::kFloat16,
-                                 DType::kBFloat16});
+    return plugin::check_buffer(
+        buffer, "mpi", plugin::DeviceKind::kCpu,
+        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16});
   }
 
   static MPI_Datatype mpi_type(DType dtype) {

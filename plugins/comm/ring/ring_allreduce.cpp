@@ -117,8 +117,7 @@ template int ring_allreduce_sum<float>(float*, std::size_t, MPI_Comm, const Ring
 template int ring_allreduce_sum<double>(double*, std::size_t, MPI_Comm, const RingOptions&,
                                         std::vector<double>*);
 template int ring_allreduce_sum<plugin::Float16>(plugin::Float16*, std::size_t, MPI_Comm,
-                                                 const RingOptions&,
-                                                 std::vector<plugin::Float16>*);
+                                                 const RingOptions&, std::vector<plugin::Float16>*);
 template int ring_allreduce_sum<plugin::BFloat16>(plugin::BFloat16*, std::size_t, MPI_Comm,
                                                   const RingOptions&,
                                                   std::vector<plugin::BFloat16>*);

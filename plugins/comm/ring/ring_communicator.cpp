@@ -5,6 +5,7 @@
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_broadcast.h"
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -63,11 +64,7 @@ class RingCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
-    if (buffer.count == 0) return Status::ok();
-    return plugin::mpi_status(
-        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
-        "MPI_Bcast");
+    return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
   }
 
   Status barrier() noexcept override {
@@ -92,10 +89,9 @@ class RingCommunicator final : public plugin::Communicator {
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
     // Chunks are sent with int counts; the total may exceed INT32_MAX.
-    return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64, DType::kFloat16,
-                                 DType::kBFloat16},
-                                SIZE_MAX);
+    return plugin::check_buffer(
+        buffer, "ring", plugin::DeviceKind::kCpu,
+        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
   }
 
   RingOptions options_;

@@ -10,6 +10,7 @@
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_broadcast.h"
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -82,11 +83,7 @@ class ShmCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
-    if (buffer.count == 0) return Status::ok();
-    return plugin::mpi_status(
-        MPI_Bcast(buffer.data, static_cast<int>(buffer.bytes()), MPI_BYTE, root, comm_),
-        "MPI_Bcast");
+    return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
   }
 
   Status barrier() noexcept override {
