@@ -179,6 +179,7 @@ ConsoleReporter::ConsoleReporter(Verbosity verbosity, std::size_t total_trials, 
     : verbosity_(verbosity), total_(total_trials), out_(out) {}
 
 std::string ConsoleReporter::label(std::size_t position) const {
+  if (total_ == 0) return "[" + std::to_string(position + 1) + "]";  // open-ended: a search
   return "[" + std::to_string(position + 1) + "/" + std::to_string(total_) + "]";
 }
 
@@ -221,7 +222,8 @@ void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
     ++noisy_;
     text << "  noisy: " << noise_reason(record);
   }
-  text << "  " << human_elapsed(record.value("wall_time_s", 0.0)) << ", ETA " << human_elapsed(eta);
+  text << "  " << human_elapsed(record.value("wall_time_s", 0.0));
+  if (total_ > 0) text << ", ETA " << human_elapsed(eta);
   message(text.str());
   if (verbosity_ != Verbosity::kVerbose) return;
   if (record.contains("points")) detail(collective_table(record));

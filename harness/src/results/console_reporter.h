@@ -17,6 +17,7 @@ enum class Verbosity { kQuiet, kNormal, kVerbose };
 
 class ConsoleReporter {
  public:
+  // total_trials 0: open-ended (a search decides as it goes): "[k]" and no ETA.
   ConsoleReporter(Verbosity verbosity, std::size_t total_trials, std::FILE* out = stdout);
 
   void message(const std::string& text) const;  // shown unless quiet

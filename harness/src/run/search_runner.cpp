@@ -35,7 +35,6 @@ Json run_search(const Experiment& experiment, const std::vector<Trial>& trials, 
     });
     const auto next = share_next(leader ? state.next : std::nullopt);
     if (!next) break;
-    hooks.reporter->extend(position + 1 > trials.size() ? 1 : 0);
     hooks.run(planner.trial(*next), position++);
   }
   if (!leader) return {};

@@ -397,7 +397,8 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const bool resuming = !options.resume_directory.empty();
   std::unique_ptr<Leader> leader = open_on_leader(experiment, options, rank);
-  ConsoleReporter reporter(leader ? options.verbosity : Verbosity::kQuiet, trials.size());
+  ConsoleReporter reporter(leader ? options.verbosity : Verbosity::kQuiet,
+                           experiment.search.on ? 0 : trials.size());
   const auto done = broadcast_done_flags(trials, leader ? &leader->store : nullptr);
   if (nothing_to_run(experiment, done, resuming)) {
     reporter.message("harness: nothing to run: all " + std::to_string(trials.size()) +
