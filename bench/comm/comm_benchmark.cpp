@@ -156,6 +156,7 @@ void register_benchmarks() {
   plugin("allreduce/gloo_ring/plugin", "gloo", Json{{"algorithm", "ring"}});
   plugin("allreduce/gloo_halving_doubling/plugin", "gloo", Json{{"algorithm", "halving_doubling"}});
   plugin("allreduce/ring/plugin", "ring", Json::object());
+  plugin("allreduce/shm/plugin", "shm", Json::object());
   plugin("allreduce/nccl/plugin", "nccl", Json::object());
 }
 
