@@ -1,5 +1,6 @@
 # The shm backend end to end: collectives and training at world 2 through a shared segment,
-# replicas bit-identical, and nothing left in /dev/shm — after a run, and after a job killed
+# replicas bit-identical, the hierarchical composition over it, its parameters refused with
+# the field named, and nothing left in /dev/shm — after a run, and after a job killed
 # outright mid-allreduce (the segment is unlinked as soon as every rank has mapped it).
 source "$(dirname "$0")/lib.bash"
 
@@ -17,18 +18,23 @@ cat > "$WORK/shm.json" <<'JSON'
   {"name": "training", "kind": "train",
    "settings": {"world_size": 2, "backend": "shm", "dataset": {"rows": 2000}, "epochs": 2,
                 "min_time_s": 0.05, "quiet_wait_s": 0},
-   "sweep": {"overlap": [false, true]}}]}
+   "sweep": {"overlap": [false, true]}},
+  {"name": "composed", "kind": "train",
+   "settings": {"world_size": 2, "backend": "hierarchical", "backend_params": {"inter": "mpi"},
+                "dataset": {"rows": 2000}, "epochs": 2, "min_time_s": 0.05, "quiet_wait_s": 0}}]}
 JSON
 $MPIRUN -np 2 "$HARNESS" "$WORK/shm.json" --results-dir "$WORK/a" -q
 py "$(only_run_dir "$WORK/a")" <<'PY'
 import json, os, sys
 records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
-assert len(records) == 6 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
+assert len(records) == 7 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
 for r in records:
     if r["kind"] == "collective":
         assert all(p["wrong"] == 0 for p in r["points"]), r["points"]
     else:
         assert r["params_consistent"], r
+composed = [r for r in records if r["part"] == "composed"][0]
+assert composed["backend"]["name"] == "hierarchical" and "shm within hosts" in composed["backend"]["algorithm"], composed["backend"]
 print("shm ok:", [r["axes"] for r in records])
 PY
 [ "$(leftovers)" = "$before" ] || fail "a run left a segment in /dev/shm"
@@ -45,4 +51,14 @@ sleep 4
 kill_job "$job"
 [ "$(leftovers)" = "$before" ] || fail "a killed job left a segment in /dev/shm"
 echo "ok: nothing left in /dev/shm after a run and after SIGKILL"
+
+# The composition's parameters are checked before anything runs, each level by its own plugin.
+expect_error '/settings/backend_params/inter: required' "$HARNESS" experiments/smoke.json --dry-run \
+  --set settings.backend=hierarchical --set 'settings.backend_params={}'
+expect_error 'backend_params/inter: unknown communicator plugin "nope"' "$HARNESS" experiments/smoke.json \
+  --dry-run --set settings.backend=hierarchical --set 'settings.backend_params={"inter": "nope"}'
+expect_error '/settings/backend_params/intra_params/chunk_bytes' "$HARNESS" experiments/smoke.json \
+  --dry-run --set settings.backend=hierarchical \
+  --set 'settings.backend_params={"inter": "mpi", "intra_params": {"chunk_bytes": 1}}'
+
 echo PASS

@@ -19,6 +19,7 @@
 #include "mpi_test_util.h"
 #include "test_support.h"
 #include "trial/backend_join.h"
+#include "trial/hierarchical_backend.h"
 
 namespace harness {
 namespace {
@@ -51,6 +52,15 @@ std::vector<Variant> communicator_variants() {
       variants.push_back({name, "{}"});
     }
   }
+  // The composition: shm within the host, another backend across (on one host a level of
+  // one rank each; across the test bed's hosts, both levels at work).
+  if (registry().find(plugin::PluginKind::kCommunicator, "shm"))
+    for (const char* inter :
+         {R"({"inter": "mpi"})", R"({"inter": "ring", "intra_params": {"chunk_bytes": 1024}})",
+          R"({"inter": "gloo", "inter_params": {"algorithm": "halving_doubling"}})"})
+      if (registry().find(plugin::PluginKind::kCommunicator,
+                          parse_hierarchical_params(Json::parse(inter)).inter))
+        variants.push_back({kHierarchicalBackend, inter});
   return variants;
 }
 
@@ -71,7 +81,11 @@ class Conformance : public ::testing::TestWithParam<Variant> {
  protected:
   void SetUp() override {
     params_ = Json::parse(GetParam().params);
-    handle_ = registry().find(plugin::PluginKind::kCommunicator, GetParam().name);
+    // hierarchical: the capabilities that matter are those of the backend across hosts.
+    handle_ = registry().find(plugin::PluginKind::kCommunicator,
+                              GetParam().name == kHierarchicalBackend
+                                  ? parse_hierarchical_params(params_).inter
+                                  : GetParam().name);
     ASSERT_NE(handle_, nullptr);
     const auto capabilities = communicator_capabilities(*handle_);
     if (!capabilities.unavailable_reason.empty()) GTEST_SKIP() << capabilities.unavailable_reason;
@@ -263,7 +277,16 @@ TEST_P(Conformance, EveryRankGetsTheSameBits) {
 }
 
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
-  auto communicator = create_communicator(*handle_, params_);
+  std::shared_ptr<plugin::Communicator> communicator;
+  if (GetParam().name == kHierarchicalBackend) {
+    const auto levels = parse_hierarchical_params(params_);
+    communicator = make_hierarchical(
+        create_communicator(*registry().find(plugin::PluginKind::kCommunicator, levels.intra),
+                            levels.intra_params),
+        create_communicator(*handle_, levels.inter_params), levels);
+  } else {
+    communicator = create_communicator(*handle_, params_);
+  }
   float value = 1;
   EXPECT_FALSE(communicator->allreduce({&value, 1, plugin::DType::kFloat32}, {}).is_ok());
 }

@@ -15,7 +15,8 @@
 namespace harness {
 
 struct JoinedBackend {
-  const PluginHandle* plugin = nullptr;
+  const PluginHandle* plugin = nullptr;  // hierarchical: the backend across hosts
+  std::string name, version;             // as recorded
   std::shared_ptr<plugin::Communicator> communicator;
   bool on_cuda = false;  // the backend reduces device buffers
   GroupProblem problem;  // any(): the trial cannot run (the same on every rank)

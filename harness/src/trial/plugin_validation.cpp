@@ -1,7 +1,10 @@
 #include "trial/plugin_validation.h"
 
+#include <tuple>
+
 #include "loader/communicator_factory.h"
 #include "spec/did_you_mean.h"
+#include "trial/hierarchical_backend.h"
 
 namespace harness {
 namespace {
@@ -25,8 +28,39 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
   return nullptr;
 }
 
+namespace {
+
+// The two levels' names and parameters, each checked as its own backend's would be.
+const PluginHandle* check_hierarchical(ValidationContext& context, const Json& params) {
+  HierarchicalParams levels;
+  try {
+    levels = parse_hierarchical_params(params);
+  } catch (const std::exception& e) {
+    context.add_inside("backend_params", e.what());
+    return nullptr;
+  }
+  const PluginHandle* intra = find_plugin_or_report(context, plugin::PluginKind::kCommunicator,
+                                                    "backend_params.intra", levels.intra);
+  const PluginHandle* inter = find_plugin_or_report(context, plugin::PluginKind::kCommunicator,
+                                                    "backend_params.inter", levels.inter);
+  for (const auto& [handle, level, field] :
+       {std::tuple{intra, &levels.intra_params, "backend_params.intra_params"},
+        std::tuple{inter, &levels.inter_params, "backend_params.inter_params"}}) {
+    if (!handle) continue;
+    try {
+      create_communicator(*handle, *level);
+    } catch (const std::exception& e) {
+      context.add_inside(field, e.what());
+    }
+  }
+  return intra && inter ? inter : nullptr;
+}
+
+}  // namespace
+
 const PluginHandle* check_backend(ValidationContext& context, const std::string& backend,
                                   const Json& params) {
+  if (backend == kHierarchicalBackend) return check_hierarchical(context, params);
   const PluginHandle* plugin =
       find_plugin_or_report(context, plugin::PluginKind::kCommunicator, "backend", backend);
   if (!plugin || !context.first_time(context.part.pointer + " backend " + backend + params.dump()))

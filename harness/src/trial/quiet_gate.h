@@ -5,11 +5,11 @@
 // speed canary (trial/speed_canary.h) at the same moment; while any rank reads slower than
 // max_slowdown x the fastest it has read, the group sleeps a little (taking nothing from the
 // machine) and reads again, until every rank reads well inside max_slowdown (half way to full
-// speed: the canary flickers around the threshold inside a spell). After the measurement the ranks read again, and a spell that
-// began meanwhile makes the group measure again. A trial has wait_s in all for waiting and
-// measuring again; what its budget cannot make quiet is kept and marked, never dropped.
-// Where a host runs more ranks than it has CPUs, ranks cannot read a canary alone: the gate
-// is off there and says why.
+// speed: the canary flickers around the threshold inside a spell). After the measurement the ranks
+// read again, and a spell that began meanwhile makes the group measure again. A trial has wait_s in
+// all for waiting and measuring again; what its budget cannot make quiet is kept and marked, never
+// dropped. Where a host runs more ranks than it has CPUs, ranks cannot read a canary alone: the
+// gate is off there and says why.
 #pragma once
 
 #include <mpi.h>
@@ -65,7 +65,7 @@ class QuietGate {
   MPI_Comm comm_;
   std::function<double()> canary_;
   std::string off_reason_;
-  double spent_s_ = 0;  // waiting and discarded measurements, agreed at every read
+  double spent_s_ = 0;          // waiting and discarded measurements, agreed at every read
   std::uint64_t readings_ = 0;  // the watchdog's step: which reading a stopped rank missed
   int measurements_ = 0;
   int not_quiet_ = 0;

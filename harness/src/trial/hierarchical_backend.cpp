@@ -1,0 +1,190 @@
+#include "trial/hierarchical_backend.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_broadcast.h"
+
+namespace harness {
+namespace {
+
+std::string text_field(const Json& params, const char* key, const std::string& fallback) {
+  if (!params.contains(key)) return fallback;
+  if (!params[key].is_string() || params[key].get<std::string>().empty())
+    throw std::invalid_argument(std::string("/") + key + ": expected a backend name, got " +
+                                params[key].dump());
+  return params[key].get<std::string>();
+}
+
+Json object_field(const Json& params, const char* key) {
+  if (!params.contains(key)) return Json::object();
+  if (!params[key].is_object())
+    throw std::invalid_argument(std::string("/") + key + ": expected an object, got " +
+                                params[key].dump());
+  return params[key];
+}
+
+std::size_t element_bytes(plugin::DType dtype) {
+  return dtype == plugin::DType::kFloat64 ? 8 : dtype == plugin::DType::kFloat32 ? 4 : 2;
+}
+
+// Sets every element outside [begin, end) to +0: summing the hosts' disjoint slices within
+// the host then gives each slice's value exactly.
+void keep_only(const plugin::BufferView& buffer, std::size_t begin, std::size_t end) {
+  auto* bytes = static_cast<unsigned char*>(buffer.data);
+  const std::size_t size = element_bytes(buffer.dtype);
+  std::memset(bytes, 0, begin * size);
+  std::memset(bytes + end * size, 0, (buffer.count - end) * size);
+}
+
+plugin::Status with_prefix(const plugin::Status& status, const std::string& prefix) {
+  const std::string message = prefix + status.message();
+  switch (status.code()) {
+    case plugin::StatusCode::kOk: return status;
+    case plugin::StatusCode::kInvalidArgument: return plugin::Status::invalid_argument(message);
+    case plugin::StatusCode::kUnsupported: return plugin::Status::unsupported(message);
+    case plugin::StatusCode::kUnavailable: return plugin::Status::unavailable(message);
+    case plugin::StatusCode::kInternal: break;
+  }
+  return plugin::Status::internal(message);
+}
+
+// Whether any rank of `comm` failed: every rank takes the same branch after it.
+bool any_failed(const plugin::Status& status, MPI_Comm comm) {
+  int failed = status.is_ok() ? 0 : 1, any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any != 0;
+}
+
+class HierarchicalCommunicator final : public plugin::Communicator {
+ public:
+  HierarchicalCommunicator(std::shared_ptr<plugin::Communicator> intra,
+                           std::shared_ptr<plugin::Communicator> inter, HierarchicalParams params)
+      : intra_(std::move(intra)), inter_(std::move(inter)), params_(std::move(params)) {}
+
+  ~HierarchicalCommunicator() override {
+    intra_.reset();
+    inter_.reset();
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    for (MPI_Comm* comm : {&host_, &across_, &group_})
+      if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
+  }
+
+  plugin::Status init(const plugin::GroupInit& group) noexcept override {
+    size_ = group.size;
+    MPI_Comm_dup(group.comm, &group_);
+    MPI_Comm_split_type(group_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_);
+    MPI_Comm_rank(host_, &local_rank_);
+    MPI_Comm_size(host_, &local_size_);
+    int fewest = 0, most = 0;
+    MPI_Allreduce(&local_size_, &fewest, 1, MPI_INT, MPI_MIN, group_);
+    MPI_Allreduce(&local_size_, &most, 1, MPI_INT, MPI_MAX, group_);
+    if (fewest != most)
+      return plugin::Status::unsupported("hierarchical: the hosts hold " + std::to_string(fewest) +
+                                         " to " + std::to_string(most) +
+                                         " ranks of the group; it needs the same number on each");
+    MPI_Comm_split(group_, local_rank_, group.rank, &across_);
+    int across_rank = 0, hosts = 0;
+    MPI_Comm_rank(across_, &across_rank);
+    MPI_Comm_size(across_, &hosts);
+    // Each level's init is collective over its own ranks: a failure on one host must stop
+    // every rank before the next level starts.
+    const plugin::Status within = intra_->init({host_, local_rank_, local_size_, local_rank_});
+    if (any_failed(within, group_))
+      return within.is_ok() ? plugin::Status::internal("hierarchical: another host's " +
+                                                       params_.intra + " init failed")
+                            : with_prefix(within, params_.intra + " (within the host): ");
+    const plugin::Status across = inter_->init({across_, across_rank, hosts, 0});
+    return with_prefix(across, params_.inter + " (across hosts): ");
+  }
+
+  plugin::Status allreduce(plugin::BufferView buffer,
+                           const plugin::AllreduceOptions& options) noexcept override {
+    const plugin::AllreduceOptions sum{plugin::ReduceOp::kSum, options.stream};
+    if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;
+    const auto ranks = static_cast<std::size_t>(local_size_);
+    const std::size_t share = (buffer.count + ranks - 1) / ranks;
+    const std::size_t begin = std::min(buffer.count, share * static_cast<std::size_t>(local_rank_));
+    const std::size_t end = std::min(buffer.count, begin + share);
+    plugin::BufferView slice = buffer;
+    slice.data = static_cast<unsigned char*>(buffer.data) + begin * element_bytes(buffer.dtype);
+    slice.count = end - begin;
+    if (plugin::Status s = inter_->allreduce(slice, sum); !s.is_ok()) return s;
+    if (local_size_ > 1) {
+      keep_only(buffer, begin, end);
+      if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;
+    }
+    if (options.op == plugin::ReduceOp::kAvg) divide(buffer);
+    return plugin::Status::ok();
+  }
+
+  plugin::Status broadcast(plugin::BufferView buffer, int root) noexcept override {
+    return plugin::mpi_broadcast_bytes(buffer, root, size_, group_);
+  }
+
+  plugin::Status barrier() noexcept override {
+    return plugin::mpi_status(MPI_Barrier(group_), "MPI_Barrier");
+  }
+
+  std::string describe() const override {
+    return "hierarchical: " + params_.intra + " within hosts (" + intra_->describe() + "), " +
+           params_.inter + " across (" + inter_->describe() + ")";
+  }
+
+ private:
+  void divide(const plugin::BufferView& buffer) const {
+    switch (buffer.dtype) {
+      case plugin::DType::kFloat32:
+        return plugin::divide_in_place(static_cast<float*>(buffer.data), buffer.count, size_);
+      case plugin::DType::kFloat64:
+        return plugin::divide_in_place(static_cast<double*>(buffer.data), buffer.count, size_);
+      case plugin::DType::kFloat16:
+        return plugin::divide_in_place(static_cast<plugin::Float16*>(buffer.data), buffer.count,
+                                       size_);
+      case plugin::DType::kBFloat16:
+        return plugin::divide_in_place(static_cast<plugin::BFloat16*>(buffer.data), buffer.count,
+                                       size_);
+    }
+  }
+
+  std::shared_ptr<plugin::Communicator> intra_, inter_;
+  HierarchicalParams params_;
+  MPI_Comm group_ = MPI_COMM_NULL, host_ = MPI_COMM_NULL, across_ = MPI_COMM_NULL;
+  int size_ = 1, local_rank_ = 0, local_size_ = 1;
+};
+
+}  // namespace
+
+HierarchicalParams parse_hierarchical_params(const Json& params) {
+  if (!params.is_object())
+    throw std::invalid_argument("expected an object {\"inter\": ..., ...}, got " + params.dump());
+  for (const auto& [key, value] : params.items())
+    if (key != "intra" && key != "intra_params" && key != "inter" && key != "inter_params")
+      throw std::invalid_argument("/" + key +
+                                  ": unknown parameter (hierarchical takes intra, intra_params, "
+                                  "inter, inter_params)");
+  HierarchicalParams parsed;
+  parsed.intra = text_field(params, "intra", parsed.intra);
+  parsed.inter = text_field(params, "inter", "");
+  if (parsed.inter.empty())
+    throw std::invalid_argument("/inter: required: the backend across hosts (mpi, gloo, ring)");
+  if (parsed.intra == kHierarchicalBackend || parsed.inter == kHierarchicalBackend)
+    throw std::invalid_argument("hierarchical cannot contain itself");
+  parsed.intra_params = object_field(params, "intra_params");
+  parsed.inter_params = object_field(params, "inter_params");
+  return parsed;
+}
+
+std::shared_ptr<plugin::Communicator> make_hierarchical(std::shared_ptr<plugin::Communicator> intra,
+                                                        std::shared_ptr<plugin::Communicator> inter,
+                                                        const HierarchicalParams& params) {
+  return std::make_shared<HierarchicalCommunicator>(std::move(intra), std::move(inter), params);
+}
+
+}  // namespace harness
