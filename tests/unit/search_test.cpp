@@ -324,6 +324,9 @@ TEST(SearchValidation, TheSearchBlockIsCheckedStrictly) {
   EXPECT_CONTAINS(search_error(R"({"objective": "auroc", "min_epochs": 9})"),
                   "/search/min_epochs: 9 is more than the settings' epochs");
   EXPECT_EQ(search_error(R"({"objective": "samples_per_s"})"), "");
+  // A mistyped setting the search reads is named by the settings' own validation.
+  EXPECT_CONTAINS(search_error(R"({"objective": "auroc"})", R"(, "settings": {"epochs": "x"})"),
+                  "/settings/epochs");
 }
 
 TEST(SearchValidation, SampledAxesAreDrawnOncePerSliceAndChecked) {

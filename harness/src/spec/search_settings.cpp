@@ -114,17 +114,19 @@ void check_parts(const SearchSettings& search, const std::vector<ExperimentPart>
       continue;
     }
     const Json settings = with_defaults(*part.schema, part.settings);
-    if (search.resource() == SearchResource::kEpochs) {
+    // A mistyped epochs is the part's own validation's to name, after this.
+    const Json& epochs = settings["epochs"];
+    if (search.resource() == SearchResource::kEpochs && epochs.is_number_integer()) {
       for (const auto& axis : part.sweep.items())
         for (const auto& swept : axis_paths(axis.key()))
           if (swept == "epochs")
             errors.add(part.pointer + "/sweep/" + axis.key() + ": objective \"" + objective +
                        "\" searches over epochs itself (min_epochs to the settings' epochs); "
                        "do not sweep them");
-      if (search.min_epochs > settings["epochs"].get<int>())
+      if (search.min_epochs > epochs.get<std::int64_t>())
         errors.add("/search/min_epochs: " + std::to_string(search.min_epochs) +
                    " is more than the settings' epochs (" +
-                   std::to_string(settings["epochs"].get<int>()) + ")");
+                   std::to_string(epochs.get<std::int64_t>()) + ")");
     }
     if (search.objective == SearchObjective::kTimeToTarget && !search.target_auroc &&
         settings["target_loss"].is_null())
