@@ -107,7 +107,8 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   plugin::Status allreduce(plugin::BufferView buffer,
                            const plugin::AllreduceOptions& options) noexcept override {
     const plugin::AllreduceOptions sum{plugin::ReduceOp::kSum, options.stream};
-    if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;
+    if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;  // checks it
+    if (buffer.count == 0) return plugin::Status::ok();
     const auto ranks = static_cast<std::size_t>(local_size_);
     const std::size_t share = (buffer.count + ranks - 1) / ranks;
     const std::size_t begin = std::min(buffer.count, share * static_cast<std::size_t>(local_rank_));
