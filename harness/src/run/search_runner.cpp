@@ -28,10 +28,10 @@ Json run_search(const Experiment& experiment, const std::vector<Trial>& trials, 
   for (;;) {
     on_leader(leader, [&] {
       state = planner.replay(hooks.records());
-      for (; rungs_told < state.rungs.size(); ++rungs_told) {
+      if (rungs_told == state.rungs.size()) return;
+      for (; rungs_told < state.rungs.size(); ++rungs_told)
         hooks.reporter->message(planner.rung_line(state.rungs[rungs_told]));
-        hooks.write(planner.summary(state, hooks.records()));
-      }
+      hooks.write(planner.summary(state, hooks.records()));  // once for the rungs just decided
     });
     const auto next = share_next(leader ? state.next : std::nullopt);
     if (!next) break;

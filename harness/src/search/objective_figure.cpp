@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/human_units.h"
+#include "metrics/statistics.h"
 #include "results/point_figures.h"
 
 namespace harness {
@@ -57,12 +58,6 @@ void time_to_target(const Json& record, const SearchSettings& search, TrialFigur
   figure->usable = true;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 }  // namespace
 
 TrialFigure figure_of(const Json& record, const SearchSettings& search) {
@@ -108,11 +103,11 @@ Standing standing_of(const std::vector<TrialFigure>& figures, const SearchSettin
   if (values.empty()) return standing;
   standing.usable = true;
   standing.note.clear();
-  standing.final_loss = median(losses);
+  standing.final_loss = percentile(losses, 50);
   if (2 * reached < values.size()) {  // most runs did not get there: a lower bound only
     standing.reached = false;
     standing.value = std::numeric_limits<double>::infinity();
-    standing.low = median(trained);
+    standing.low = percentile(trained, 50);
     standing.high = standing.value;
     standing.width = standing.value;
     return standing;

@@ -54,10 +54,10 @@ struct PlanWalk {
   SearchState& state;
   std::set<std::string> visited;
 
-  const Json* record_of(const Trial& trial) {
-    const auto found = recorded.find(trial.key);
+  const Json* record_of(const std::string& key) {
+    const auto found = recorded.find(key);
     if (found == recorded.end()) return nullptr;
-    if (visited.insert(trial.key).second) {
+    if (visited.insert(key).second) {
       ++state.trials;
       state.seconds += found->second->value("wall_time_s", 0.0);
     }
@@ -124,6 +124,13 @@ Trial SearchPlanner::trial(const PlannedTrial& planned) const {
   return with_repetition(base, planned.repetition, seed_);
 }
 
+const std::string& SearchPlanner::key(const PlannedTrial& planned) const {
+  const auto id = std::make_tuple(planned.configuration, planned.level, planned.repetition);
+  auto found = keys_.find(id);
+  if (found == keys_.end()) found = keys_.emplace(id, trial(planned).key).first;
+  return found->second;
+}
+
 std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, int level,
                                                      int repetitions) const {
   std::vector<PlannedTrial> trials;
@@ -158,7 +165,7 @@ SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
       for (std::size_t r = 0; r < most && !budget_spent; ++r)
         for (std::size_t i = 0; i < survivors.size() && !budget_spent; ++i) {
           if (r >= planned[i].size()) continue;
-          if (const Json* record = walk.record_of(trial(planned[i][r]))) {
+          if (const Json* record = walk.record_of(key(planned[i][r]))) {
             figures[i].push_back(figure_of(*record, search_));
           } else if (state.seconds >= search_.budget_s) {
             budget_spent = true;

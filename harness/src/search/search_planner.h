@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/json.h"
@@ -56,6 +58,8 @@ class SearchPlanner {
 
   // The trial itself, the same on every rank.
   Trial trial(const PlannedTrial& planned) const;
+  // Its key, computed once per planner: replay() asks for every planned trial each time.
+  const std::string& key(const PlannedTrial& planned) const;
 
   // search.json: the settings, every rung, the winner and runner-up, what it cost and what
   // the grid would have.
@@ -86,6 +90,7 @@ class SearchPlanner {
   Estimator estimator_;
   std::uint64_t seed_;
   std::vector<Trial> configurations_;
+  mutable std::map<std::tuple<std::size_t, int, int>, std::string> keys_;  // key() cache
 };
 
 }  // namespace harness
