@@ -76,13 +76,15 @@ int main(int argc, char** argv) {
   settings.check = false;
   settings.quiet.wait_s = 0;  // the plain loop beside it does not wait for a quiet machine
   harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD);
+  harness::ReductionMemory memory(joined.communicator);
   const harness::PointBenchmark benchmark{harness::collective_op("allreduce"),
                                           settings,
                                           harness::element_type(settings.dtype),
                                           *joined.communicator,
                                           false,
                                           context,
-                                          gate};
+                                          gate,
+                                          memory};
   if (rank == 0)
     std::printf("%10s %12s %12s %8s %15s %14s   %s\n", "bytes", "harness(us)", "plain(us)", "ratio",
                 "ratio range", "out-of-place", "verdict (target: within 10%)");

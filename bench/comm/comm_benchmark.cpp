@@ -2,7 +2,9 @@
 // MPI_Allreduce loop; a gloo AllreduceRing loop on the plugin's device and rendezvous), fp32
 // sum, 4 B to 64 MB. Runs under mpirun (scripts/comm_benchmark); every rank makes the same
 // calls (collective_benchmark.h) and rank 0 reports. After Google Benchmark's table, the
-// plugin/direct time ratio per size with its uncertainty and the latency the plugin adds.
+// plugin/direct time ratio per size with its uncertainty and the latency the plugin adds. The
+// shm backend also reduces buffers in the memory it provides, beside its staging path and
+// beside one thread's memcpy of the same bytes (the memory system's yardstick).
 #include <mpi.h>
 
 #include <gloo/allreduce_ring.h>
@@ -10,6 +12,7 @@
 #include <gloo/transport/tcp/device.h>
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -118,6 +121,34 @@ void plugin_allreduce(CollectiveState& state, const std::string& backend,
   report(state, state.arg());
 }
 
+// The buffer in memory the communicator provides (every rank asks for the same bytes).
+void provided_allreduce(CollectiveState& state, const std::string& backend,
+                        const harness::Json& params) {
+  std::string why;
+  auto* communicator = backends().get(backend, params, &why);
+  if (!communicator) return state.skip(why);
+  const auto bytes = static_cast<std::size_t>(state.arg());
+  void* memory = communicator->provide_memory(bytes);
+  if (!memory) return state.skip(backend + " provides no memory here");
+  std::fill_n(static_cast<float*>(memory), bytes / sizeof(float), 1.0f);
+  const BufferView view{memory, bytes / sizeof(float), DType::kFloat32};
+  state.loop([&] { harness::throw_if_failed(communicator->allreduce(view, {}), "allreduce"); });
+  communicator->release_memory(memory);
+  report(state, state.arg());
+}
+
+// One thread's memcpy of the message, on rank 0 while the others wait: at world size 2 its
+// time over the allreduce's is the allreduce's busbw as a share of one thread's copy speed.
+void one_thread_memcpy(CollectiveState& state) {
+  if (!state.leader()) return state.loop([] {});
+  auto from = message(state.arg()), to = message(state.arg());
+  state.loop([&] {
+    std::memcpy(to.data(), from.data(), from.size() * sizeof(float));
+    benchmark::ClobberMemory();
+  });
+  state.set_bytes_processed(state.arg());
+}
+
 void direct_mpi_allreduce(CollectiveState& state) {
   auto buffer = message(state.arg());
   state.loop([&] {
@@ -157,6 +188,10 @@ void register_benchmarks() {
   plugin("allreduce/gloo_halving_doubling/plugin", "gloo", Json{{"algorithm", "halving_doubling"}});
   plugin("allreduce/ring/plugin", "ring", Json::object());
   plugin("allreduce/shm/plugin", "shm", Json::object());
+  register_sizes(register_collective("allreduce/shm/provided", [](CollectiveState& state) {
+    provided_allreduce(state, "shm", Json::object());
+  }));
+  register_sizes(register_collective("allreduce/shm/memcpy", one_thread_memcpy));
   plugin("allreduce/nccl/plugin", "nccl", Json::object());
 }
 
@@ -166,8 +201,13 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   benchmark::Initialize(&argc, argv);
   register_benchmarks();
-  harness::bench::PairedRatioReporter reporter("plugin", "direct",
-                                               "targets: ratio <= 1.05, added <= 1 us at 4 B");
+  harness::bench::PairedRatioReporter reporter(
+      {{"plugin", "direct", "targets: ratio <= 1.05, added <= 1 us at 4 B"},
+       {"provided", "plugin",
+        "shm reducing buffers in the memory it provides against staging them through its segment"},
+       {"provided", "memcpy",
+        "shm in provided memory against one thread's memcpy of the message: at world size 2, "
+        "1 / ratio = busbw as a share of the copy's speed"}});
   harness::bench::run_collective_benchmarks(&reporter);
   backends().close();
   MPI_Finalize();

@@ -49,26 +49,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy.optimize import nnls  # noqa: E402
 
-from .labels import backend_label  # noqa: E402
+from . import two_level  # noqa: E402
+from .formulas import FORMULAS  # noqa: E402
+from .labels import backend_label, hierarchical_levels  # noqa: E402
 from .results import load_or_exit  # noqa: E402
 
 PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
 PREDICT_BYTES = [4096, 65536, 1 << 20, 16 << 20, 64 << 20]
 FUSION_CANDIDATES = [16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
 FUSION_RANKS = [64, 1024]
-
-
-def log2(p):
-    return math.log2(p)
-
-
-# Per formula: the coefficients of (alpha, beta, gamma) at p ranks and n bytes.
-FORMULAS = {
-    "ring": lambda p, n: (2 * (p - 1), 2 * (p - 1) / p * n, (p - 1) / p * n),
-    "halving_doubling": lambda p, n: (2 * log2(p), 2 * (p - 1) / p * n, (p - 1) / p * n),
-    "binary_tree": lambda p, n: (2 * log2(p), 2 * log2(p) * n, log2(p) * n),
-    "recursive_doubling": lambda p, n: (log2(p), log2(p) * n, log2(p) * n),
-}
 
 
 def measure_gamma():
@@ -88,20 +77,31 @@ def load(spec):
     the experiment's name)."""
     directory, _, label = spec.partition("=")
     results = load_or_exit(directory, "scripts/model")
-    return points_and_steps(results.records, label or results.name)
+    return points_and_steps(results.records, label or results.name, results.meta)
 
 
-def points_and_steps(records, label):
-    """Allreduce points (world size > 1) and training steps with communication time, labelled."""
+def model_backend_label(record):
+    """backend_label, with a hierarchical trial named by its two levels: each composition is a
+    backend of its own here."""
+    levels = hierarchical_levels(record)
+    return f"hierarchical({levels[0]}, {levels[1]})" if levels else backend_label(record)
+
+
+def points_and_steps(records, label, meta=None):
+    """Allreduce points (world size > 1) and training steps with communication time, labelled.
+    With meta.json's rank placement a point also has its layout (hosts, ranks per host) and a
+    hierarchical one its levels' backends, for the two-level model."""
     points, steps = [], []
     for r in records:
         if r.get("status") != "ok":
             continue
         if r.get("kind") == "collective":  # collective trials time allreduce
+            shape = two_level.layout(meta or {}, r["world_size"])
             for point in r.get("points", []):
                 if point.get("time_us") and point.get("bytes") and r["world_size"] > 1:
-                    points.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
-                                   "n": point["bytes"], "t": point["time_us"] * 1e-6})
+                    points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
+                                   "n": point["bytes"], "t": point["time_us"] * 1e-6,
+                                   "layout": shape, "levels": hierarchical_levels(r)})
         elif r.get("kind", "train") == "train" and r["world_size"] > 1 and r.get("step_time_ms", {}).get("comm"):
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
@@ -386,14 +386,20 @@ def main():
     step_rows = step_predictions(fits, steps, gamma)
     fusion = fusion_advice(fits, steps, gamma)
     figure = plot(points, fits, gamma, out)
+    levels = None
+    if two_level.crosses_hosts(points):
+        world = int(holdout["value"]) if holdout and holdout["key"] == "world" else None
+        levels = two_level.model(points, gamma, world, holdout["errors"] if world is not None else None)
     result = {"gamma_s_per_byte": gamma, "fits": fits, "holdout": holdout, "predictions": predicted,
-              "training_steps": step_rows, "fusion": fusion}
+              "training_steps": step_rows, "fusion": fusion, "two_level": levels}
     with open(os.path.join(out, "model.json"), "w") as f:
         json.dump(result, f, indent=1)
     with open(os.path.join(out, "model.md"), "w") as f:
         f.write(markdown(fits, holdout, step_rows, predicted, gamma))
         if fusion:
             f.write("\n## Best fusion size with overlap, predicted\n\n" + fusion_markdown(fusion) + "\n")
+        if levels:
+            f.write("\n" + two_level.markdown(levels))
     print(f"scripts/model: {len(points)} points, {len(fits)} fits; wrote model.json, model.md"
           f"{', ' + os.path.basename(figure) if figure else ''} to {out}")
     return 0

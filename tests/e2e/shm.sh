@@ -1,7 +1,8 @@
 # The shm backend end to end: collectives and training at world 2 through a shared segment,
-# replicas bit-identical, the hierarchical composition over it, its parameters refused with
-# the field named, and nothing left in /dev/shm — after a run, and after a job killed
-# outright mid-allreduce (the segment is unlinked as soon as every rank has mapped it).
+# in the memory it provides, by cross-memory attach and staged; replicas bit-identical, the
+# hierarchical composition over it, its parameters refused with the field named, and nothing
+# left in /dev/shm — after a run, and after a job killed outright mid-allreduce (segments are
+# unlinked as soon as every rank has mapped them).
 source "$(dirname "$0")/lib.bash"
 
 leftovers() { ls /dev/shm 2>/dev/null | grep -c '^harness-shm-' || true; }
@@ -13,12 +14,13 @@ cat > "$WORK/shm.json" <<'JSON'
   {"name": "allreduce", "kind": "collective",
    "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 4194304, "step_factor": 16,
                 "iters": 5, "min_time_s": 0.01, "quiet_wait_s": 0},
-   "sweep": {"backend, backend_params": [["shm", {}], ["shm", {"chunk_bytes": 4096}]],
+   "sweep": {"backend, backend_params": [["shm", {}], ["shm", {"chunk_bytes": 4096, "provide_memory": false}],
+                                          ["shm", {"provide_memory": false, "cross_memory": false}]],
              "dtype": ["fp32", "fp16"]}},
   {"name": "training", "kind": "train",
    "settings": {"world_size": 2, "backend": "shm", "dataset": {"rows": 2000}, "epochs": 2,
                 "min_time_s": 0.05, "quiet_wait_s": 0},
-   "sweep": {"overlap": [false, true]}},
+   "sweep": {"overlap": [false, true], "compression": ["none", "fp16"]}},
   {"name": "composed", "kind": "train",
    "settings": {"world_size": 2, "backend": "hierarchical", "backend_params": {"inter": "mpi"},
                 "dataset": {"rows": 2000}, "epochs": 2, "min_time_s": 0.05, "quiet_wait_s": 0}}]}
@@ -27,12 +29,18 @@ $MPIRUN -np 2 "$HARNESS" "$WORK/shm.json" --results-dir "$WORK/a" -q
 py "$(only_run_dir "$WORK/a")" <<'PY'
 import json, os, sys
 records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
-assert len(records) == 7 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
+assert len(records) == 11 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
 for r in records:
     if r["kind"] == "collective":
         assert all(p["wrong"] == 0 for p in r["points"]), r["points"]
     else:
         assert r["params_consistent"], r
+    # Buffers lie in the memory shm provides unless it was told not to provide any.
+    provides = r["settings"]["backend_params"].get("provide_memory", True)
+    assert r["backend"]["memory"] == ("communicator" if provides else "host"), (r["axes"], r["backend"])
+cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backend_params"].get("cross_memory", True)
+       and not r["settings"]["backend_params"].get("provide_memory", True)]
+assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in cma), [r["backend"] for r in cma]
 composed = [r for r in records if r["part"] == "composed"][0]
 assert composed["backend"]["name"] == "hierarchical" and "shm within hosts" in composed["backend"]["algorithm"], composed["backend"]
 print("shm ok:", [r["axes"] for r in records])

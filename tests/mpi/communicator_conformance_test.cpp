@@ -1,6 +1,7 @@
 // One conformance suite for every communicator plugin found in the plugin directory: in-place
 // allreduce (sum, avg; fp32, fp64; 0, 1, 7 and 1 Mi elements) on the whole job and on every
-// sub-group of its first ranks, broadcast, and invalid arguments.
+// sub-group of its first ranks, in host memory and in memory the communicator provides,
+// broadcast, and invalid arguments.
 #include <gtest/gtest.h>
 
 #include <c10/util/BFloat16.h>
@@ -48,6 +49,9 @@ std::vector<Variant> communicator_variants() {
     } else if (name == "ring" || name == "shm") {
       variants.push_back({name, "{}"});
       variants.push_back({name, R"({"chunk_bytes": 1024})"});  // many chunks per buffer
+      // shm's staging path for large buffers too (cross-memory attach takes them by default).
+      if (name == "shm")
+        variants.push_back({name, R"({"chunk_bytes": 1024, "cross_memory": false})"});
     } else {
       variants.push_back({name, "{}"});
     }
@@ -73,6 +77,35 @@ std::string variant_label(const Variant& v) {
 
 using testing::world_rank;
 using testing::world_size;
+
+// `count` elements of T for a communicator to reduce, `lead` elements into the allocation: in
+// memory the communicator provides (collective) when `provided` and it offers some, else in
+// host memory.
+template <class T>
+class TestBuffer {
+ public:
+  TestBuffer(plugin::Communicator& communicator, std::size_t count, bool provided,
+             std::size_t lead = 0)
+      : communicator_(communicator) {
+    if (provided) memory_ = communicator.provide_memory((lead + count) * sizeof(T));
+    if (!memory_) host_.resize(lead + count);
+    data_ = (memory_ ? static_cast<T*>(memory_) : host_.data()) + lead;
+  }
+  ~TestBuffer() {
+    if (memory_) communicator_.release_memory(memory_);
+  }
+  TestBuffer(const TestBuffer&) = delete;
+  TestBuffer& operator=(const TestBuffer&) = delete;
+
+  T* data() const { return data_; }
+  bool provided() const { return memory_ != nullptr; }
+
+ private:
+  plugin::Communicator& communicator_;
+  void* memory_ = nullptr;
+  std::vector<T> host_;
+  T* data_ = nullptr;
+};
 
 // Rank r's element i: small integers, exact in every dtype.
 double element(int rank, std::size_t i) { return static_cast<double>((rank + 1) * (i % 11 + 1)); }
@@ -101,10 +134,11 @@ class Conformance : public ::testing::TestWithParam<Variant> {
     if (!communicator) return;
     for (std::size_t count :
          {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
-      std::vector<T> data(count);
+      TestBuffer<T> buffer(*communicator, count, provided_memory_, /*lead=*/3);
+      T* data = buffer.data();
       for (std::size_t i = 0; i < count; ++i) data[i] = static_cast<T>(element(rank, i));
       const plugin::Status status =
-          communicator->allreduce({count ? data.data() : nullptr, count, dtype}, {op, nullptr});
+          communicator->allreduce({count ? data : nullptr, count, dtype}, {op, nullptr});
       ASSERT_TRUE(status.is_ok()) << status.message();
       std::size_t wrong = 0;
       for (std::size_t i = 0; i < count; ++i) {
@@ -117,7 +151,7 @@ class Conformance : public ::testing::TestWithParam<Variant> {
       }
       EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << " " << plugin::dtype_name(dtype) << " "
                            << plugin::reduce_op_name(op) << " count " << count << " group of "
-                           << size;
+                           << size << (buffer.provided() ? " in provided memory" : "");
     }
   }
 
@@ -166,6 +200,7 @@ class Conformance : public ::testing::TestWithParam<Variant> {
 
   const PluginHandle* handle_ = nullptr;
   Json params_;
+  bool provided_memory_ = false;  // buffers in memory the communicator provides, if it does
 };
 
 TEST_P(Conformance, AllreduceSumFloat32) {
@@ -190,6 +225,44 @@ TEST_P(Conformance, AllreduceHalfPrecisionWhereSupported) {
   }
   if (supports(plugin::DType::kBFloat16))
     check_all_groups<c10::BFloat16>(plugin::DType::kBFloat16, plugin::ReduceOp::kSum);
+}
+
+// The same sums in memory the communicator provides (where it offers none, host memory again).
+TEST_P(Conformance, AllreduceInProvidedMemory) {
+  provided_memory_ = true;
+  check_all_groups<float>(plugin::DType::kFloat32, plugin::ReduceOp::kSum);
+  check_all_groups<double>(plugin::DType::kFloat64, plugin::ReduceOp::kAvg);
+  if (supports(plugin::DType::kFloat16))
+    check_all_groups<c10::Half>(plugin::DType::kFloat16, plugin::ReduceOp::kSum);
+  if (supports(plugin::DType::kBFloat16))
+    check_all_groups<c10::BFloat16>(plugin::DType::kBFloat16, plugin::ReduceOp::kSum);
+}
+
+// Provided memory is offered on every rank or on none, and ranks that do not pass matching
+// buffers there (one in it, the others not; other places in it) fail alike, never hang.
+TEST_P(Conformance, ProvidedMemoryMismatchFailsOnEveryRank) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  constexpr std::size_t kCount = 1000;
+  TestBuffer<float> shared(*communicator, kCount + 8, /*provided=*/true);
+  int provided = shared.provided() ? 1 : 0, everywhere = 0;
+  MPI_Allreduce(&provided, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int anywhere = 0;
+  MPI_Allreduce(&provided, &anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ASSERT_EQ(everywhere, anywhere) << "provided memory on some ranks only";
+  if (!provided) GTEST_SKIP() << GetParam().name << " provides no memory";
+  // Even ranks one way, odd ones the other: every host of the test bed holds both, so each
+  // host's ranks disagree (a host whose ranks agreed would go on to the level across hosts).
+  const bool even = world_rank() % 2 == 0;
+  std::vector<float> host(kCount, 1.0f);
+  float* mine = even ? shared.data() : host.data();
+  EXPECT_FALSE(communicator->allreduce({mine, kCount, plugin::DType::kFloat32}, {}).is_ok());
+  float* shifted = shared.data() + (even ? 8 : 0);
+  EXPECT_FALSE(communicator->allreduce({shifted, kCount, plugin::DType::kFloat32}, {}).is_ok());
+  // And the communicator still works afterwards.
+  std::fill(shared.data(), shared.data() + kCount, 1.0f);
+  ASSERT_TRUE(communicator->allreduce({shared.data(), kCount, plugin::DType::kFloat32}, {}).is_ok());
+  EXPECT_EQ(shared.data()[kCount - 1], static_cast<float>(world_size()));
 }
 
 TEST_P(Conformance, BroadcastFromEveryRoot) {
@@ -261,15 +334,21 @@ TEST_P(Conformance, EveryRankGetsTheSameBits) {
   auto communicator = join_or_decline(MPI_COMM_WORLD);
   if (!communicator) GTEST_SKIP() << "declined this group size";
   for (const std::size_t count : {std::size_t{1000}, std::size_t{300000}}) {
-    std::vector<float> data(count);
-    SplitMix64 rng(static_cast<std::uint64_t>(world_rank()) * 7919 + count);
-    for (auto& v : data) v = static_cast<float>(rng.normal() * 1e3);
-    const plugin::Status status =
-        communicator->allreduce({data.data(), count, plugin::DType::kFloat32}, {});
-    ASSERT_TRUE(status.is_ok()) << status.message();
-    const std::uint64_t mine = fnv1a64(data.data(), count * sizeof(float));
+    // In host memory, then in provided memory: the same bits on every rank, and both ways.
+    std::vector<std::uint64_t> hashes;
+    for (const bool provided : {false, true}) {
+      TestBuffer<float> buffer(*communicator, count, provided);
+      SplitMix64 rng(static_cast<std::uint64_t>(world_rank()) * 7919 + count);
+      for (std::size_t i = 0; i < count; ++i) buffer.data()[i] = static_cast<float>(rng.normal() * 1e3);
+      const plugin::Status status =
+          communicator->allreduce({buffer.data(), count, plugin::DType::kFloat32}, {});
+      ASSERT_TRUE(status.is_ok()) << status.message();
+      hashes.push_back(fnv1a64(buffer.data(), count * sizeof(float)));
+    }
+    EXPECT_EQ(hashes[0], hashes[1]) << variant_label(GetParam()) << ": provided memory sums "
+                                    << "differently on rank " << world_rank() << ", count " << count;
     std::vector<std::uint64_t> all(static_cast<std::size_t>(world_size()));
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    MPI_Allgather(&hashes[0], 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
     for (std::size_t r = 1; r < all.size(); ++r)
       EXPECT_EQ(all[r], all[0]) << variant_label(GetParam()) << ": rank " << r << " differs, count "
                                 << count;

@@ -34,13 +34,15 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
     return finish_record(record, agreed.status, agreed.reason, started);
   try {
     QuietGate gate(settings.quiet, context.comm);
+    ReductionMemory memory(backend.communicator);
     const PointBenchmark benchmark{collective_op("allreduce"),
                                    settings,
                                    element_type(settings.dtype),
                                    *backend.communicator,
                                    backend.on_cuda,
                                    context,
-                                   gate};
+                                   gate,
+                                   memory};
     Json points = Json::array();
     long long wrong = 0;
     bool noisy = false;
@@ -51,6 +53,7 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
       points.push_back(to_json(point));
     }
     record["points"] = points;
+    record["backend"]["memory"] = memory.describe();
     record["noisy"] = noisy;
     record["machine_speed"] = gate.summary();
     if (wrong)

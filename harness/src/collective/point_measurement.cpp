@@ -167,7 +167,8 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
   const auto count = std::max<std::uint64_t>(1, requested_bytes / element);
   const auto pristine =
       b.op.init_data(static_cast<int64_t>(count), b.context.rank, tensor_options(b));
-  auto buffer = pristine.clone();
+  auto buffer = b.memory.zeros(pristine.numel(), pristine.options());
+  buffer.copy_(pristine);
   const SamplePlan plan = plan_samples(b, warm_up(b, buffer));
   const auto seconds = b.gate.measure([&] {
     return b.settings.timing == CollectiveTiming::kLoop ? time_loops(b, buffer, plan)

@@ -9,6 +9,7 @@
 #include "collective/element_types.h"
 #include "record/collective_point.h"
 #include "spec/collective_settings.h"
+#include "train/reduction_memory.h"
 #include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
 
@@ -23,6 +24,7 @@ struct PointBenchmark {
   bool on_cuda;
   const TrialContext& context;
   QuietGate& gate;  // the trial's: every size waits for a quiet machine
+  ReductionMemory& memory;  // where the reduced buffer lies
 };
 
 // Collective over the trial's group; rank 0's point is complete. Throws when a plugin or MPI

@@ -8,7 +8,8 @@
 
 namespace harness {
 
-FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots)
+FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots,
+                           ReductionMemory* memory)
     : parameters_(std::move(parameters)) {
   for (const auto& p : parameters_) {
     if (p.scalar_type() != torch::kFloat32)
@@ -16,8 +17,9 @@ FusionBuffer::FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra
     gradient_elements_ += static_cast<std::size_t>(p.numel());
   }
   const auto device = parameters_.empty() ? torch::Device(torch::kCPU) : parameters_[0].device();
-  flat_ = torch::zeros({static_cast<int64_t>(gradient_elements_ + extra_slots)},
-                       torch::TensorOptions().dtype(torch::kFloat32).device(device));
+  const auto count = static_cast<int64_t>(gradient_elements_ + extra_slots);
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(device);
+  flat_ = memory ? memory->zeros(count, options) : torch::zeros({count}, options);
   int64_t offset = 0;
   for (const auto& p : parameters_) {
     slices_.push_back(flat_.narrow(0, offset, p.numel()).view(p.sizes()));

@@ -8,12 +8,15 @@
 #include <vector>
 
 #include "harness/plugin/types.h"
+#include "train/reduction_memory.h"
 
 namespace harness {
 
 class FusionBuffer {
  public:
-  FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots);
+  // memory: where the buffer lies when a communicator reduces it (null: ordinary memory).
+  FusionBuffer(std::vector<at::Tensor> parameters, std::size_t extra_slots,
+               ReductionMemory* memory = nullptr);
 
   // Makes each parameter's .grad() a view into the buffer (DDP's gradient_as_bucket_view):
   // backward accumulates straight into it and the reduced buffer is the gradient, so neither

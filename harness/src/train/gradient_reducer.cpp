@@ -20,12 +20,16 @@ ReducerOptions reducer_options(const TrainSettings& settings) {
   return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression)};
 }
 
+// The buffer the allreduce reduces (values, or wire when compressed) lies in `memory`.
 struct GradientReducer::Bucket {
-  Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, plugin::DType wire_type)
-      : values(std::move(members), extra_slots) {
-    if (wire_type != plugin::DType::kFloat32)
-      wire = torch::empty_like(values.flat(),
-                               values.flat().options().dtype(scalar_type_of(wire_type)));
+  Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, plugin::DType wire_type,
+         ReductionMemory* memory)
+      : values(std::move(members), extra_slots,
+               wire_type == plugin::DType::kFloat32 ? memory : nullptr) {
+    if (wire_type == plugin::DType::kFloat32) return;
+    const auto options = values.flat().options().dtype(scalar_type_of(wire_type));
+    wire = memory ? memory->zeros(values.flat().numel(), options)
+                  : torch::empty_like(values.flat(), options);
   }
   FusionBuffer values;      // fp32 gradients (and the loss, in the last bucket)
   at::Tensor wire;          // the compressed copy the allreduce reduces; undefined without
@@ -34,12 +38,13 @@ struct GradientReducer::Bucket {
 };
 
 GradientReducer::GradientReducer(std::vector<at::Tensor> parameters, const ReducerOptions& options,
-                                 plugin::Communicator& communicator, StepTimeline* timeline)
+                                 plugin::Communicator& communicator, StepTimeline* timeline,
+                                 ReductionMemory* memory)
     : options_(options),
       communicator_(communicator),
       timeline_(timeline),
       parameters_(std::move(parameters)) {
-  plan_buckets(parameters_, options.fusion_bytes);
+  plan_buckets(parameters_, options.fusion_bytes, memory);
   if (options_.overlap) {
     thread_ = std::make_unique<CommunicationThread>();
     install_hooks();
@@ -60,7 +65,7 @@ GradientReducer::~GradientReducer() {
 // Reverse registration order, greedy: a bucket takes tensors while they fit under the cap;
 // a tensor larger than the cap gets a bucket of its own.
 void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
-                                   std::size_t fusion_bytes) {
+                                   std::size_t fusion_bytes, ReductionMemory* memory) {
   std::vector<std::vector<std::size_t>> groups;
   std::size_t group_bytes = 0;
   for (std::size_t i = parameters.size(); i-- > 0;) {
@@ -83,7 +88,7 @@ void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
       members.push_back(parameters[groups[b][slot]]);
     }
     const std::size_t extra = b + 1 == groups.size() ? 1 : 0;
-    buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_.wire));
+    buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_.wire, memory));
   }
 }
 

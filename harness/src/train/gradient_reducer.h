@@ -24,6 +24,7 @@
 #include "harness/plugin/communicator.h"
 #include "spec/train_settings.h"
 #include "train/fusion_buffer.h"
+#include "train/reduction_memory.h"
 #include "train/step_timeline.h"
 
 namespace harness {
@@ -47,9 +48,11 @@ struct StepCommunication {
 
 class GradientReducer {
  public:
-  // parameters: in registration order. The timeline may be null.
+  // parameters: in registration order. The timeline may be null; memory too (the buckets are
+  // then ordinary memory).
   GradientReducer(std::vector<at::Tensor> parameters, const ReducerOptions& options,
-                  plugin::Communicator& communicator, StepTimeline* timeline);
+                  plugin::Communicator& communicator, StepTimeline* timeline,
+                  ReductionMemory* memory = nullptr);
   ~GradientReducer();  // removes the hooks
   GradientReducer(const GradientReducer&) = delete;
   GradientReducer& operator=(const GradientReducer&) = delete;
@@ -73,7 +76,8 @@ class GradientReducer {
 
  private:
   struct Bucket;
-  void plan_buckets(const std::vector<at::Tensor>& parameters, std::size_t fusion_bytes);
+  void plan_buckets(const std::vector<at::Tensor>& parameters, std::size_t fusion_bytes,
+                    ReductionMemory* memory);
   void install_hooks();
   void on_gradient(std::size_t parameter, const at::Tensor& gradient);
   void mark_ready(std::size_t bucket);

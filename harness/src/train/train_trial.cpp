@@ -13,6 +13,7 @@
 #include "train/evaluation.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
+#include "train/reduction_memory.h"
 #include "train/replica_check.h"
 #include "train/step_timeline.h"
 #include "train/step_timing.h"
@@ -172,9 +173,12 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     broadcast_initial_state(fusion, buffers, *backend.communicator, context.size);
     record["model"]["buffers"] = buffers.describe();
     StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
+    ReductionMemory memory(backend.communicator);
     GradientReducer reducer(setup.model->parameters(), reducer_options(settings),
-                            *backend.communicator, settings.timeline ? &timeline : nullptr);
+                            *backend.communicator, settings.timeline ? &timeline : nullptr,
+                            &memory);
     record["gradient_reduction"] = describe_reduction(settings, reducer);
+    record["backend"]["memory"] = memory.describe();
     TrainingLoop loop(settings, trial.seed, context, setup, reducer, &buffers,
                       settings.timeline ? &timeline : nullptr);
     const TrainOutcome outcome = loop.train();

@@ -125,6 +125,13 @@ class HierarchicalCommunicator final : public plugin::Communicator {
     return plugin::Status::ok();
   }
 
+  // The intra-host level's memory: its two passes are most of the work within a host, and the
+  // backend across hosts reduces a slice of any host memory.
+  void* provide_memory(std::size_t bytes) noexcept override {
+    return intra_->provide_memory(bytes);
+  }
+  void release_memory(void* memory) noexcept override { intra_->release_memory(memory); }
+
   plugin::Status broadcast(plugin::BufferView buffer, int root) noexcept override {
     return plugin::mpi_broadcast_bytes(buffer, root, size_, group_);
   }

@@ -40,8 +40,12 @@ int create(const std::string& name, std::size_t bytes, std::string* problem) {
     *problem = system_error("shm_open", name);
     return -1;
   }
-  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
-    *problem = system_error("ftruncate", name) + " (is /dev/shm large enough?)";
+  // The pages are reserved now: a segment larger than /dev/shm has room for is refused here
+  // rather than killing a rank with SIGBUS at its first touch of a page that is not there.
+  const int reserved = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  if (reserved != 0) {
+    errno = reserved;
+    *problem = system_error("posix_fallocate", name) + " (is /dev/shm large enough?)";
     close(fd);
     shm_unlink(name.c_str());
     return -1;

@@ -1,7 +1,12 @@
 // The "shm" backend: ranks of one host allreduce through a shared segment (shm_allreduce.h),
 // reading each other's data directly instead of sending messages. A group that spans hosts is
 // declined (the trial is skipped, naming the hosts). Params: chunk_bytes (the pipelining unit
-// and each rank's slot in the segment, default 256 KiB; larger buffers go through in chunks).
+// and each rank's slot in the segment, default 256 KiB; larger buffers go through in chunks),
+// provide_memory (default true: the host's buffers are placed in segments every rank maps, and
+// reduced there without staging copies; false: the host's own memory), cross_memory (default
+// true) and cross_memory_min_bytes (default 1 MiB): buffers in the host's own memory of at
+// least that size are read from the peers by cross-memory attach where the kernel allows it
+// (probed at init), smaller ones staged through the segment.
 #include <mpi.h>
 
 #include <memory>
@@ -14,6 +19,8 @@
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
+#include "cross_memory.h"
+#include "provided_memory.h"
 #include "shared_segment.h"
 #include "shm_allreduce.h"
 
@@ -38,9 +45,14 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   explicit ShmCommunicator(const nlohmann::json& json) {
-    plugin::Params params(json, {"chunk_bytes"});
+    plugin::Params params(
+        json, {"chunk_bytes", "provide_memory", "cross_memory", "cross_memory_min_bytes"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
+    provide_memory_ = params.boolean("provide_memory", true);
+    cross_memory_ = params.boolean("cross_memory", true);
+    cross_memory_min_bytes_ = static_cast<std::size_t>(
+        params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
   }
 
   ~ShmCommunicator() override {
@@ -62,6 +74,8 @@ class ShmCommunicator final : public plugin::Communicator {
       int rank = 0;
       MPI_Comm_rank(comm_, &rank);
       reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank, size_, chunk_bytes_);
+      memory_ = std::make_unique<ProvidedMemory>(rank, size_);
+      if (cross_memory_ && size_ > 1) cross_memory_problem_ = probe_cross_memory_attach(comm_);
       return Status::ok();
     });
   }
@@ -93,7 +107,26 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   std::string describe() const override {
-    return "shared-memory reduce-scatter+allgather, chunk " + std::to_string(chunk_bytes_) + " B";
+    std::string text = "shared-memory reduce-scatter+allgather, chunk " +
+                       std::to_string(chunk_bytes_) + " B" +
+                       (provide_memory_ ? ", provides memory" : "");
+    if (!cross_memory_) return text;
+    if (!cross_memory_problem_.empty())
+      return text + ", no cross-memory attach (" + cross_memory_problem_ + ")";
+    return text + ", cross-memory attach from " + std::to_string(cross_memory_min_bytes_) + " B";
+  }
+
+  void* provide_memory(std::size_t bytes) noexcept override {
+    if (!provide_memory_ || !memory_ || size_ < 2) return nullptr;
+    try {
+      return memory_->allocate(comm_, bytes);
+    } catch (...) {
+      return nullptr;
+    }
+  }
+
+  void release_memory(void* memory) noexcept override {
+    if (memory_) memory_->release(memory);
   }
 
  private:
@@ -118,10 +151,41 @@ class ShmCommunicator final : public plugin::Communicator {
 
   template <class T>
   Status reduce(T* data, const BufferView& buffer, plugin::ReduceOp op) {
-    if (size_ > 1) reduce_->sum(data, buffer.count);
+    if (size_ > 1) {
+      if (Status s = sum(data, buffer); !s.is_ok()) return s;
+    }
     if (op == plugin::ReduceOp::kAvg && size_ > 1)
       plugin::divide_in_place(data, buffer.count, size_);
     return Status::ok();
+  }
+
+  // In place where every rank's buffer lies in provided memory; else large buffers by
+  // cross-memory attach where the kernel allows it, the rest staged through the segment. Ranks
+  // that disagree (element count or type, provided memory on some ranks only) fail alike.
+  template <class T>
+  Status sum(T* data, const BufferView& buffer) {
+    using Path = ShmAllreduce::Path;
+    const ProvidedMemory::Place place = memory_->find(data, buffer.bytes());
+    if (place.allocation != 0) {
+      const ShmAllreduce::Call call{Path::kProvided, place.allocation, place.offset,
+                                    buffer.count, sizeof(T)};
+      if (reduce_->sum_in_place<T>(call, [&](int r) { return memory_->at(place, r); }))
+        return Status::ok();
+      return disagreement();
+    }
+    if (cross_memory_ && cross_memory_problem_.empty() &&
+        buffer.bytes() >= cross_memory_min_bytes_) {
+      std::string why;
+      if (reduce_->sum_by_cross_memory(data, buffer.count, &why)) return Status::ok();
+      return Status::internal("shm: cross-memory attach failed: " + why);
+    }
+    return reduce_->sum(data, buffer.count) ? Status::ok() : disagreement();
+  }
+
+  static Status disagreement() {
+    return Status::invalid_argument(
+        "shm: the ranks' buffers differ in element count or type, or lie in the memory shm "
+        "provided on some ranks and not on others");
   }
 
   Status check(const BufferView& buffer) const {
@@ -136,6 +200,11 @@ class ShmCommunicator final : public plugin::Communicator {
   int size_ = 1;
   SharedSegment segment_;
   std::unique_ptr<ShmAllreduce> reduce_;
+  bool provide_memory_ = true;
+  std::unique_ptr<ProvidedMemory> memory_;
+  bool cross_memory_ = true;
+  std::size_t cross_memory_min_bytes_ = 0;
+  std::string cross_memory_problem_;  // why the kernel refused it at init, or ""
 };
 
 }  // namespace harness::plugins

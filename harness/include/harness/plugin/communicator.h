@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,19 @@ class Communicator {
   virtual Status synchronize() noexcept { return Status::ok(); }
   // A short description of the configured algorithm, recorded with the trial.
   virtual std::string describe() const { return {}; }
+
+  // Host memory for the buffers this communicator will reduce, as NCCL's ncclMemAlloc and
+  // ncclCommRegister offer theirs: a backend that reduces faster in memory of its own (shared
+  // with the other ranks of a host, registered with a device) provides it, and the host then
+  // places its buckets and collective buffers there. Collective over the group: every rank
+  // calls it in the same order with the same size. nullptr on every rank (the default) when
+  // the communicator offers none or could not map it: the host allocates as usual. The memory
+  // stays valid until release_memory(pointer) or the communicator's destruction.
+  virtual void* provide_memory(std::size_t bytes) noexcept {
+    (void)bytes;
+    return nullptr;
+  }
+  virtual void release_memory(void* memory) noexcept { (void)memory; }
 };
 
 }  // namespace harness::plugin

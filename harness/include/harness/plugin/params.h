@@ -33,6 +33,13 @@ class Params {
     return checked_integer(params_.at(key), std::string("/") + key, min, max);
   }
 
+  bool boolean(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    const auto& value = params_.at(key);
+    if (!value.is_boolean()) fail(std::string("/") + key, "true or false", value);
+    return value.get<bool>();
+  }
+
   double number(const char* key, double fallback, double min, double max) const {
     if (!has(key)) return fallback;
     const auto& value = params_.at(key);

@@ -6,7 +6,7 @@
 namespace harness::plugin {
 
 // Bump when any header in harness/plugin/ changes in a way that breaks binary compatibility.
-inline constexpr std::uint32_t kApiVersion = 2;
+inline constexpr std::uint32_t kApiVersion = 3;
 
 #ifndef HARNESS_BUILD_ID
 #define HARNESS_BUILD_ID "unversioned"
