@@ -15,7 +15,7 @@ cat > "$WORK/shm.json" <<'JSON'
    "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 4194304, "step_factor": 16,
                 "iters": 5, "min_time_s": 0.01, "quiet_wait_s": 0},
    "sweep": {"backend, backend_params": [["shm", {}], ["shm", {"chunk_bytes": 4096, "provide_memory": false}],
-                                          ["shm", {"provide_memory": false, "cross_memory": false}]],
+                                          ["shm", {"provide_memory": false, "cross_memory": true}]],
              "dtype": ["fp32", "fp16"]}},
   {"name": "training", "kind": "train",
    "settings": {"world_size": 2, "backend": "shm", "dataset": {"rows": 2000}, "epochs": 2,
@@ -38,8 +38,7 @@ for r in records:
     # Buffers lie in the memory shm provides unless it was told not to provide any.
     provides = r["settings"]["backend_params"].get("provide_memory", True)
     assert r["backend"]["memory"] == ("communicator" if provides else "host"), (r["axes"], r["backend"])
-cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backend_params"].get("cross_memory", True)
-       and not r["settings"]["backend_params"].get("provide_memory", True)]
+cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backend_params"].get("cross_memory")]
 assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in cma), [r["backend"] for r in cma]
 composed = [r for r in records if r["part"] == "composed"][0]
 assert composed["backend"]["name"] == "hierarchical" and "shm within hosts" in composed["backend"]["algorithm"], composed["backend"]

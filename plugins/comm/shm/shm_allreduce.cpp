@@ -180,35 +180,65 @@ bool ShmAllreduce::meet_and_agree() {
   return true;
 }
 
+// Chunk by chunk, so that what one rank writes the others read while it is still in cache:
+// this rank's slice of the chunk summed from every rank's data in rank order into its own
+// buffer (reduce-scatter), a meeting, then the other slices' sums copied from their owners
+// (allgather). A rank moves on to the next chunk without waiting: nothing it writes there is
+// read by a peer still in this one. After the last chunk every rank's verdict is shared.
+template <class T>
+bool ShmAllreduce::sum_direct(T* own, std::size_t count, const PeerAccess<T>& peers) {
+  const auto ranks = static_cast<std::size_t>(size_);
+  const std::size_t per_chunk = std::max<std::size_t>(1, chunk_bytes_ / sizeof(T));
+  const std::size_t per_block = kBlockBytes / sizeof(T);
+  const std::size_t most_share = (per_chunk + ranks - 1) / ranks;
+  scratch_.resize((ranks * most_share * sizeof(T) + sizeof(double) - 1) / sizeof(double));
+  T* scratch = reinterpret_cast<T*>(scratch_.data());
+  std::vector<const T*> in(ranks), at(ranks);
+  bool ok = true;
+  for (std::size_t offset = 0; offset < count; offset += per_chunk) {
+    const std::size_t m = std::min(per_chunk, count - offset);
+    const std::size_t share = (m + ranks - 1) / ranks;
+    const auto slice = [&](int r) {
+      const std::size_t begin = std::min(m, share * static_cast<std::size_t>(r));
+      return std::make_pair(offset + begin, offset + std::min(m, begin + share));
+    };
+    const auto [begin, end] = slice(rank_);
+    for (int r = 0; ok && r < size_; ++r) {
+      in[r] = r == rank_ ? own + begin
+                         : peers.read(r, begin, end - begin, scratch + r * most_share);
+      ok = in[r] != nullptr;
+    }
+    for (std::size_t j = begin; ok && j < end; j += per_block) {
+      for (int r = 0; r < size_; ++r) at[r] = in[r] + (j - begin);
+      sum_block<T>(own + j, at, std::min(per_block, end - j));
+    }
+    arrive_and_wait();  // every slice of this chunk is summed in its owner's buffer
+    for (int r = 0; ok && r < size_; ++r) {
+      if (r == rank_) continue;
+      const auto [from, to] = slice(r);
+      ok = peers.copy(r, from, to - from, own + from);
+    }
+  }
+  flag(rank_).failed = ok ? 0 : 1;
+  arrive_and_wait();  // no peer reads this rank's buffer any more; every rank's verdict is in
+  for (int r = 0; r < size_; ++r)
+    if (flag(r).failed) return false;
+  return true;
+}
+
 template <class T>
 bool ShmAllreduce::sum_in_place(const Call& call, const PeerBuffer& buffer) {
   flag(rank_).call = call;
   if (!meet_and_agree()) return false;  // every rank's data is in place and its call published
-  std::vector<T*> peers(static_cast<std::size_t>(size_));
-  for (int r = 0; r < size_; ++r) peers[r] = reinterpret_cast<T*>(buffer(r));
-  const auto count = static_cast<std::size_t>(call.count);
-  const std::size_t share = (count + size_ - 1) / static_cast<std::size_t>(size_);
-  const auto slice = [&](int r) {
-    const std::size_t begin = std::min(count, share * static_cast<std::size_t>(r));
-    return std::make_pair(begin, std::min(count, begin + share));
+  std::vector<const T*> peers(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) peers[r] = reinterpret_cast<const T*>(buffer(r));
+  PeerAccess<T> access;
+  access.read = [&](int r, std::size_t begin, std::size_t, T*) { return peers[r] + begin; };
+  access.copy = [&](int r, std::size_t begin, std::size_t n, T* to) {
+    std::memcpy(to, peers[r] + begin, n * sizeof(T));
+    return true;
   };
-  // Reduce-scatter: this rank's slice, read from every rank's buffer in rank order.
-  const auto [begin, end] = slice(rank_);
-  const std::size_t per_block = kBlockBytes / sizeof(T);
-  std::vector<const T*> in(peers.size());
-  for (std::size_t i = begin; i < end; i += per_block) {
-    for (int r = 0; r < size_; ++r) in[r] = peers[r] + i;
-    sum_block<T>(peers[rank_] + i, in, std::min(per_block, end - i));
-  }
-  arrive_and_wait();  // every slice is summed in its owner's buffer
-  // Allgather: the other slices from their owners.
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    const auto [from, to] = slice(r);
-    std::memcpy(peers[rank_] + from, peers[r] + from, (to - from) * sizeof(T));
-  }
-  arrive_and_wait();  // no peer reads this rank's buffer any more: the caller may change it
-  return true;
+  return sum_direct<T>(reinterpret_cast<T*>(buffer(rank_)), call.count, access);
 }
 
 template <class T>
@@ -217,60 +247,26 @@ bool ShmAllreduce::sum_by_cross_memory(T* data, std::size_t count, std::string* 
   mine.call = {Path::kCrossMemory, 0, 0, count, sizeof(T)};
   mine.pid = static_cast<std::uint64_t>(getpid());
   mine.address = reinterpret_cast<std::uintptr_t>(data);
-  mine.failed = 0;
   if (!meet_and_agree()) {
     *why = "the ranks' calls differ";
     return false;
   }
-  const auto ranks = static_cast<std::size_t>(size_);
-  std::vector<std::pair<pid_t, std::uint64_t>> peers(ranks);
-  for (int r = 0; r < size_; ++r)
-    peers[r] = {static_cast<pid_t>(flag(r).pid), flag(r).address};
-  const std::size_t share = (count + ranks - 1) / ranks;
-  const auto slice = [&](int r) {
-    const std::size_t begin = std::min(count, share * static_cast<std::size_t>(r));
-    return std::make_pair(begin, std::min(count, begin + share));
+  std::vector<std::pair<pid_t, std::uint64_t>> peers(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) peers[r] = {static_cast<pid_t>(flag(r).pid), flag(r).address};
+  PeerAccess<T> access;
+  access.copy = [&](int r, std::size_t begin, std::size_t n, T* to) {
+    if (read_from_process(peers[r].first, peers[r].second + begin * sizeof(T), to, n * sizeof(T)))
+      return true;
+    *why = std::string("process_vm_readv from rank ") + std::to_string(r) + ": " +
+           std::strerror(errno);
+    return false;
   };
-  // Reduce-scatter: the peers' parts of this rank's slice, a read block at a time.
-  const std::size_t per_read = std::max<std::size_t>(1, chunk_bytes_ / sizeof(T));
-  const std::size_t per_block = kBlockBytes / sizeof(T);
-  scratch_.resize((ranks * per_read * sizeof(T) + sizeof(double) - 1) / sizeof(double));
-  T* scratch = reinterpret_cast<T*>(scratch_.data());
-  bool ok = true;
-  const auto [begin, end] = slice(rank_);
-  std::vector<const T*> in(ranks);
-  for (std::size_t i = begin; ok && i < end; i += per_read) {
-    const std::size_t n = std::min(per_read, end - i);
-    for (int r = 0; ok && r < size_; ++r) {
-      if (r == rank_) continue;
-      T* block = scratch + static_cast<std::size_t>(r) * per_read;
-      ok = read_from_process(peers[r].first, peers[r].second + i * sizeof(T), block,
-                             n * sizeof(T));
-    }
-    for (std::size_t j = 0; ok && j < n; j += per_block) {
-      for (int r = 0; r < size_; ++r)
-        in[r] = (r == rank_ ? data + i : scratch + static_cast<std::size_t>(r) * per_read) + j;
-      sum_block<T>(data + i + j, in, std::min(per_block, n - j));
-    }
-  }
-  arrive_and_wait();  // every slice is summed in its owner's buffer
-  // Allgather: the other slices' sums straight from their owners into this buffer.
-  for (int r = 0; ok && r < size_; ++r) {
-    if (r == rank_) continue;
-    const auto [from, to] = slice(r);
-    ok = read_from_process(peers[r].first, peers[r].second + from * sizeof(T), data + from,
-                           (to - from) * sizeof(T));
-  }
-  if (!ok) *why = std::string("process_vm_readv: ") + std::strerror(errno);
-  mine.failed = ok ? 0 : 1;
-  arrive_and_wait();  // no peer reads this rank's buffer any more; every rank's verdict is in
-  for (int r = 0; r < size_; ++r) {
-    if (flag(r).failed && ok) {
-      *why = "rank " + std::to_string(r) + " could not read its peers' memory";
-      ok = false;
-    }
-  }
-  return ok;
+  access.read = [&](int r, std::size_t begin, std::size_t n, T* scratch) -> const T* {
+    return access.copy(r, begin, n, scratch) ? scratch : nullptr;
+  };
+  if (sum_direct<T>(data, count, access)) return true;
+  if (why->empty()) *why = "another rank could not read its peers' memory";
+  return false;
 }
 
 template bool ShmAllreduce::sum<float>(float*, std::size_t);

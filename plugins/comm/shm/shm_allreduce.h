@@ -8,12 +8,11 @@
 // same bits.
 //
 // Buffers in memory the communicator provided (every rank's buffer mapped by every rank) need
-// no staging: each rank sums its slice straight from the peers' buffers into its own, and
-// copies the other slices from their owners' buffers (2.5 bytes of traffic per byte at 2
-// ranks, against 4 through the segment). Large buffers in any memory can go the same way
-// through Linux cross-memory attach (cross_memory.h): each rank reads its peers' slices out of
-// their address spaces, block by block into a scratch that stays in cache, and the other
-// slices' sums straight into its buffer.
+// no staging: chunk by chunk, each rank sums its slice straight from the peers' buffers into
+// its own and copies the other slices' sums from their owners' buffers. Large buffers in any
+// memory can go the same way through Linux cross-memory attach (cross_memory.h): each rank
+// reads its peers' slices of a chunk out of their address spaces into a scratch that stays in
+// cache, and the other slices' sums straight into its buffer.
 #pragma once
 
 #include <sys/types.h>
@@ -90,6 +89,16 @@ class ShmAllreduce {
   void sum_slice(T* own, std::size_t begin, std::size_t end);
   template <class T>
   void sum_block(T* out, const std::vector<const T*>& in, std::size_t n);
+  // How a direct (unstaged) call reaches rank r's elements [begin, begin + n).
+  template <class T>
+  struct PeerAccess {
+    // A pointer to them, or to a copy made in `scratch`; nullptr when they could not be read.
+    std::function<const T*(int r, std::size_t begin, std::size_t n, T* scratch)> read;
+    // Copies them to `to`; false when they could not be read.
+    std::function<bool(int r, std::size_t begin, std::size_t n, T* to)> copy;
+  };
+  template <class T>
+  bool sum_direct(T* own, std::size_t count, const PeerAccess<T>& peers);
   // The first meeting of a call: whether every rank published the same Call.
   bool meet_and_agree();
 
@@ -101,7 +110,7 @@ class ShmAllreduce {
   std::uint64_t epoch_ = 0;
   std::vector<float> widened_;  // fp16/bf16 partial sums, in float
   std::vector<double> block_;   // a block's sum (fp32, fp64) in provided memory
-  std::vector<double> scratch_;  // the peers' blocks read by cross-memory attach
+  std::vector<double> scratch_;  // the peers' slices of a chunk read by cross-memory attach
 };
 
 }  // namespace harness::plugins
