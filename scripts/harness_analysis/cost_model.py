@@ -190,6 +190,22 @@ def holdout_errors(points, gamma, key, value, link_gbps=None):
     return errors
 
 
+def held_out_predictor(points, gamma, world, errors):
+    """q -> the one-level prediction of a world-size-`world` point, fitted without that world
+    size with the formula holdout_errors found best for its backend (None: no fit)."""
+    params = {}
+    for backend, h in errors.items():
+        train = [q for q in points if q["backend"] == backend and q["p"] != world]
+        params[backend] = (h["best"], fit(h["best"], train, gamma)[0])
+
+    def predicted(q):
+        if q["backend"] not in params:
+            return None
+        formula, fitted = params[q["backend"]]
+        return predict(formula, fitted, q["p"], q["n"], gamma)
+    return predicted
+
+
 def crossovers(params, gamma, p):
     """Message sizes where one formula overtakes another under the same alpha and beta."""
     out = []
@@ -389,7 +405,8 @@ def main():
     levels = None
     if two_level.crosses_hosts(points):
         world = int(holdout["value"]) if holdout and holdout["key"] == "world" else None
-        levels = two_level.model(points, gamma, world, holdout["errors"] if world is not None else None)
+        one_level = held_out_predictor(points, gamma, world, holdout["errors"]) if world is not None else None
+        levels = two_level.model(points, gamma, world, one_level)
     result = {"gamma_s_per_byte": gamma, "fits": fits, "holdout": holdout, "predictions": predicted,
               "training_steps": step_rows, "fusion": fusion, "two_level": levels}
     with open(os.path.join(out, "model.json"), "w") as f:

@@ -33,6 +33,9 @@ INTRA, INTER = "intra", "inter"
 # Layouts (hosts, ranks per host) where flat and hierarchical are compared by prediction.
 SCALE_LAYOUTS = [(2, 2), (4, 2), (8, 8), (64, 8)]
 SCALE_BYTES = [65536, 1 << 20, 16 << 20]
+# Held-out errors are also given apart below and from this size: small messages measure
+# latency (and, where ranks share cores, the scheduler), large ones the links.
+BAND_BYTES = 65536
 
 
 def layout(meta, world_size):
@@ -140,22 +143,37 @@ def predict(q, fits, gamma):
     return predict_point(q, levels, gamma) if needed in levels else None
 
 
-def errors_by_backend(points, fits, gamma):
-    """{backend: {"median_rel_error", "max_rel_error", "points"}} of the predictions."""
+def errors_by_backend(points, predicted):
+    """{backend: {"median_rel_error", "max_rel_error", "points", and the medians below and from
+    BAND_BYTES}} of predicted(q) (seconds, or None where it cannot predict)."""
     errors = {}
     for q in points:
-        predicted = predict(q, fits, gamma)
-        if predicted is not None:
-            errors.setdefault(q["backend"], []).append(abs(predicted - q["t"]) / q["t"])
-    return {b: {"median_rel_error": float(np.median(e)), "max_rel_error": float(max(e)), "points": len(e)}
-            for b, e in sorted(errors.items())}
+        seconds = predicted(q)
+        if seconds is not None:
+            errors.setdefault(q["backend"], []).append((q["n"], abs(seconds - q["t"]) / q["t"]))
+    out = {}
+    for backend, pairs in sorted(errors.items()):
+        every = [e for _, e in pairs]
+        below = [e for n, e in pairs if n < BAND_BYTES]
+        above = [e for n, e in pairs if n >= BAND_BYTES]
+        out[backend] = {"median_rel_error": float(np.median(every)), "max_rel_error": float(max(every)),
+                        "points": len(every),
+                        "median_rel_error_below_band": float(np.median(below)) if below else None,
+                        "median_rel_error_from_band": float(np.median(above)) if above else None}
+    return out
 
 
-def holdout(points, gamma, world):
-    """Both levels fitted without world size `world`, every trial of that size predicted."""
+def holdout(points, gamma, world, one_level=None):
+    """Both levels fitted without world size `world`, every trial of that size predicted; with
+    one_level(q) (the one-level fit's held-out prediction, seconds or None), its errors on the
+    same trials beside them."""
     trained = fit_levels([q for q in points if q["p"] != world], gamma)
     held = [q for q in points if q["p"] == world and q.get("layout")]
-    return {"world": world, "errors": errors_by_backend(held, trained, gamma)}
+    out = {"world": world, "band_bytes": BAND_BYTES,
+           "errors": errors_by_backend(held, lambda q: predict(q, trained, gamma))}
+    if one_level:
+        out["one_level"] = errors_by_backend(held, one_level)
+    return out
 
 
 def scale_predictions(fits, gamma, intra_backend="shm"):
@@ -178,21 +196,22 @@ def scale_predictions(fits, gamma, intra_backend="shm"):
     return rows
 
 
-def model(points, gamma, holdout_world=None, flat_holdout=None):
+def model(points, gamma, holdout_world=None, one_level=None):
     """The two-level section of model.json: level fits, in-sample errors, the held-out check
-    beside the one-level fit's (flat_holdout: cost_model.holdout_errors on the same world), and
-    flat against hierarchical at scale."""
+    (beside the one-level fit's predictions one_level(q), where given), and flat against
+    hierarchical at scale."""
     fits = fit_levels(points, gamma)
     placed = [q for q in points if q.get("layout")]
     out = {"levels": {f"{b} @ {label}": levels for (b, label), levels in fits.items()},
-           "in_sample": errors_by_backend(placed, fits, gamma),
+           "in_sample": errors_by_backend(placed, lambda q: predict(q, fits, gamma)),
            "scale": scale_predictions(fits, gamma)}
     if holdout_world is not None:
-        out["holdout"] = holdout(points, gamma, holdout_world)
-        out["holdout"]["one_level"] = {
-            b: {"median_rel_error": h["formulas"][h["best"]]["median_rel_error"]}
-            for b, h in (flat_holdout or {}).items()}
+        out["holdout"] = holdout(points, gamma, holdout_world, one_level)
     return out
+
+
+def percent(value):
+    return "" if value is None else f"{value:.1%}"
 
 
 def markdown(section):
@@ -207,12 +226,19 @@ def markdown(section):
                          f"{f['median_rel_error']:.1%} | {f['max_rel_error']:.1%} |")
     held = section.get("holdout")
     if held:
+        band = f"{held['band_bytes'] // 1024} KB"
         lines += ["", f"### World size {held['world']} held out: fitted without it, predicted", "",
-                  "| backend | points | two-level median rel. err | max | one-level median rel. err |", "|---|---|---|---|---|"]
+                  f"Median relative error over all sizes, below {band} and from {band}; the one-level fit "
+                  "(one link for both levels) on the same trials beside it.", "",
+                  f"| backend | points | two-level | below {band} | from {band} | max | one-level | below {band} | from {band} |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for backend, e in held["errors"].items():
-            one = held["one_level"].get(backend)
-            one_text = f"{one['median_rel_error']:.1%}" if one else "no fit (no other world size)"
-            lines.append(f"| {backend} | {e['points']} | {e['median_rel_error']:.1%} | {e['max_rel_error']:.1%} | {one_text} |")
+            one = (held.get("one_level") or {}).get(backend)
+            one_cells = ([percent(one["median_rel_error"]), percent(one["median_rel_error_below_band"]),
+                          percent(one["median_rel_error_from_band"])] if one else ["no fit", "", ""])
+            lines.append(f"| {backend} | {e['points']} | {percent(e['median_rel_error'])} | "
+                         f"{percent(e['median_rel_error_below_band'])} | {percent(e['median_rel_error_from_band'])} | "
+                         f"{percent(e['max_rel_error'])} | " + " | ".join(one_cells) + " |")
     if section["scale"]:
         lines += ["", "### Flat against hierarchical, predicted (ranks numbered host by host; busbw GB/s)", "",
                   "| inter backend @ link | hosts x ranks | bytes | flat | hierarchical | hierarchical / flat |",

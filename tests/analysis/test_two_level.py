@@ -77,13 +77,20 @@ def test_each_level_recovers_its_link(points):
 
 def test_held_out_world_is_predicted_where_one_level_cannot(points):
     flat_holdout = cost_model.holdout_errors(points, GAMMA, "world", "4")
-    section = two_level.model(points, GAMMA, 4, flat_holdout)
+    one_level = cost_model.held_out_predictor(points, GAMMA, 4, flat_holdout)
+    section = two_level.model(points, GAMMA, 4, one_level)
     errors = section["holdout"]["errors"]
     assert errors["gloo:ring"]["points"] == 2 * len(SIZES)  # host by host and round-robin
     assert errors["gloo:ring"]["median_rel_error"] < 0.05
     assert errors["hierarchical(shm, gloo:ring)"]["median_rel_error"] < 0.05
-    # One link for both levels, fitted to world 2 in and across hosts, is far off at world 4.
-    assert section["holdout"]["one_level"]["gloo:ring"]["median_rel_error"] > 0.25
+    assert errors["gloo:ring"]["median_rel_error_below_band"] < 0.05
+    assert errors["gloo:ring"]["median_rel_error_from_band"] < 0.05
+    # One link for both levels, fitted to world 2 in and across hosts, is far off at world 4,
+    # and it has no fit for hierarchical (no other world size of it).
+    one = section["holdout"]["one_level"]
+    assert one["gloo:ring"]["median_rel_error"] > 0.25 and "hierarchical(shm, gloo:ring)" not in one
+    text = two_level.markdown(section)
+    assert "World size 4 held out" in text and "| hierarchical(shm, gloo:ring) | 12 |" in text
 
 
 def test_scale_compares_flat_and_hierarchical(points):
