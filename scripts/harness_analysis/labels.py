@@ -36,12 +36,17 @@ def backend_labeller(records):
     """A backend_label that also names the backend parameters other than the algorithm which
     differ between the records of one backend ("gloo:ring receive=busy_poll"), so that
     configurations of one backend are never taken for one another."""
+    keys = {}
+    for r in records:
+        params = (r.get("settings") or {}).get("backend_params") or {}
+        keys.setdefault(backend_label(r), set()).update(k for k in params if k != "algorithm")
+    # A parameter left out (its default) differs from one given, so it counts as a value.
     seen = {}
     for r in records:
         params = (r.get("settings") or {}).get("backend_params") or {}
-        for key, value in params.items():
-            if key != "algorithm":
-                seen.setdefault((backend_label(r), key), set()).add(json.dumps(value, sort_keys=True))
+        for key in keys[backend_label(r)]:
+            value = json.dumps(params[key], sort_keys=True) if key in params else None
+            seen.setdefault((backend_label(r), key), set()).add(value)
     varying = {}
     for (label, key), values in seen.items():
         if len(values) > 1:
