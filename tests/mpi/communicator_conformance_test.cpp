@@ -50,8 +50,7 @@ std::vector<Variant> communicator_variants() {
       variants.push_back({name, "{}"});
       variants.push_back({name, R"({"chunk_bytes": 1024})"});  // many chunks per buffer
       // shm's cross-memory attach for large buffers in the host's memory (staged by default).
-      if (name == "shm")
-        variants.push_back({name, R"({"chunk_bytes": 1024, "cross_memory": true})"});
+      if (name == "shm") variants.push_back({name, R"({"cross_memory": true})"});
     } else {
       variants.push_back({name, "{}"});
     }
@@ -267,7 +266,8 @@ TEST_P(Conformance, ProvidedMemoryMismatchFailsOnEveryRank) {
   EXPECT_FALSE(communicator->allreduce({shifted, kCount, plugin::DType::kFloat32}, {}).is_ok());
   // And the communicator still works afterwards.
   std::fill(shared.data(), shared.data() + kCount, 1.0f);
-  ASSERT_TRUE(communicator->allreduce({shared.data(), kCount, plugin::DType::kFloat32}, {}).is_ok());
+  ASSERT_TRUE(
+      communicator->allreduce({shared.data(), kCount, plugin::DType::kFloat32}, {}).is_ok());
   EXPECT_EQ(shared.data()[kCount - 1], static_cast<float>(world_size()));
 }
 
@@ -345,14 +345,16 @@ TEST_P(Conformance, EveryRankGetsTheSameBits) {
     for (const bool provided : {false, true}) {
       TestBuffer<float> buffer(*communicator, count, provided);
       SplitMix64 rng(static_cast<std::uint64_t>(world_rank()) * 7919 + count);
-      for (std::size_t i = 0; i < count; ++i) buffer.data()[i] = static_cast<float>(rng.normal() * 1e3);
+      for (std::size_t i = 0; i < count; ++i)
+        buffer.data()[i] = static_cast<float>(rng.normal() * 1e3);
       const plugin::Status status =
           communicator->allreduce({buffer.data(), count, plugin::DType::kFloat32}, {});
       ASSERT_TRUE(status.is_ok()) << status.message();
       hashes.push_back(fnv1a64(buffer.data(), count * sizeof(float)));
     }
-    EXPECT_EQ(hashes[0], hashes[1]) << variant_label(GetParam()) << ": provided memory sums "
-                                    << "differently on rank " << world_rank() << ", count " << count;
+    EXPECT_EQ(hashes[0], hashes[1])
+        << variant_label(GetParam()) << ": provided memory sums "
+        << "differently on rank " << world_rank() << ", count " << count;
     std::vector<std::uint64_t> all(static_cast<std::size_t>(world_size()));
     MPI_Allgather(&hashes[0], 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
     for (std::size_t r = 1; r < all.size(); ++r)

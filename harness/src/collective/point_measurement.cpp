@@ -171,8 +171,9 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
   buffer.copy_(pristine);
   const SamplePlan plan = plan_samples(b, warm_up(b, buffer));
   const auto seconds = b.gate.measure([&] {
-    return b.settings.timing == CollectiveTiming::kLoop ? time_loops(b, buffer, plan)
-                                                        : time_iterations(b, pristine, buffer, plan);
+    return b.settings.timing == CollectiveTiming::kLoop
+               ? time_loops(b, buffer, plan)
+               : time_iterations(b, pristine, buffer, plan);
   });
   CollectivePoint point = summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm));
   if (b.gate.active()) point.slowdown = b.gate.last_slowdown();

@@ -23,7 +23,7 @@ struct PointBenchmark {
   plugin::Communicator& communicator;
   bool on_cuda;
   const TrialContext& context;
-  QuietGate& gate;  // the trial's: every size waits for a quiet machine
+  QuietGate& gate;          // the trial's: every size waits for a quiet machine
   ReductionMemory& memory;  // where the reduced buffer lies
 };
 

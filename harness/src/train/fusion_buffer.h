@@ -25,7 +25,7 @@ class FusionBuffer {
   void bind_gradients();
   void zero() { flat_.zero_(); }
 
-  void pack_gradients();    // missing gradients pack as zeros
+  void pack_gradients();  // missing gradients pack as zeros
   // One parameter's gradient (index in the constructor's order), e.g. from an autograd hook.
   void pack_gradient(std::size_t index, const at::Tensor& gradient);
   void unpack_gradients();  // writes the (reduced) buffer back into each .grad()

@@ -13,8 +13,7 @@ at::Tensor ReductionMemory::zeros(std::int64_t count, const at::TensorOptions& o
   provided_ = true;
   auto communicator = communicator_;
   auto tensor = torch::from_blob(
-      memory, {count}, [communicator](void* data) { communicator->release_memory(data); },
-      options);
+      memory, {count}, [communicator](void* data) { communicator->release_memory(data); }, options);
   return tensor.zero_();
 }
 

@@ -204,8 +204,8 @@ bool ShmAllreduce::sum_direct(T* own, std::size_t count, const PeerAccess<T>& pe
     };
     const auto [begin, end] = slice(rank_);
     for (int r = 0; ok && r < size_; ++r) {
-      in[r] = r == rank_ ? own + begin
-                         : peers.read(r, begin, end - begin, scratch + r * most_share);
+      in[r] =
+          r == rank_ ? own + begin : peers.read(r, begin, end - begin, scratch + r * most_share);
       ok = in[r] != nullptr;
     }
     for (std::size_t j = begin; ok && j < end; j += per_block) {
@@ -233,7 +233,9 @@ bool ShmAllreduce::sum_in_place(const Call& call, const PeerBuffer& buffer) {
   std::vector<const T*> peers(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) peers[r] = reinterpret_cast<const T*>(buffer(r));
   PeerAccess<T> access;
-  access.read = [&](int r, std::size_t begin, std::size_t, T*) { return peers[r] + begin; };
+  access.read = [&](int r, std::size_t begin, std::size_t, T*) {
+    return peers[r] + begin;
+  };
   access.copy = [&](int r, std::size_t begin, std::size_t n, T* to) {
     std::memcpy(to, peers[r] + begin, n * sizeof(T));
     return true;
@@ -281,7 +283,7 @@ template bool ShmAllreduce::sum_by_cross_memory<float>(float*, std::size_t, std:
 template bool ShmAllreduce::sum_by_cross_memory<double>(double*, std::size_t, std::string*);
 template bool ShmAllreduce::sum_by_cross_memory<plugin::Float16>(plugin::Float16*, std::size_t,
                                                                  std::string*);
-template bool ShmAllreduce::sum_by_cross_memory<plugin::BFloat16>(plugin::BFloat16*,
-                                                                  std::size_t, std::string*);
+template bool ShmAllreduce::sum_by_cross_memory<plugin::BFloat16>(plugin::BFloat16*, std::size_t,
+                                                                  std::string*);
 
 }  // namespace harness::plugins

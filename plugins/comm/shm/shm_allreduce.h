@@ -1,5 +1,5 @@
-// Allreduce through a shared segment, without messages. Buffers anywhere: each rank copies a chunk of its
-// buffer into its slot (all but its own slice: that one only it sums), sums its slice over
+// Allreduce through a shared segment, without messages. Buffers anywhere: each rank copies a chunk
+// of its buffer into its slot (all but its own slice: that one only it sums), sums its slice over
 // its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
 // directly) into the segment's result, and copies the other slices' sums back (allgather).
 // Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written (a chunk in whole: 5.5). Chunks
@@ -108,8 +108,8 @@ class ShmAllreduce {
   int size_;
   std::size_t chunk_bytes_;
   std::uint64_t epoch_ = 0;
-  std::vector<float> widened_;  // fp16/bf16 partial sums, in float
-  std::vector<double> block_;   // a block's sum (fp32, fp64) in provided memory
+  std::vector<float> widened_;   // fp16/bf16 partial sums, in float
+  std::vector<double> block_;    // a block's sum (fp32, fp64) in provided memory
   std::vector<double> scratch_;  // the peers' slices of a chunk read by cross-memory attach
 };
 

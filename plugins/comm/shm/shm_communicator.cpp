@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "cross_memory.h"
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
@@ -21,7 +22,6 @@
 #include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
-#include "cross_memory.h"
 #include "provided_memory.h"
 #include "shared_segment.h"
 #include "shm_allreduce.h"
@@ -53,8 +53,8 @@ class ShmCommunicator final : public plugin::Communicator {
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
     provide_memory_ = params.boolean("provide_memory", true);
     cross_memory_ = params.boolean("cross_memory", false);
-    cross_memory_min_bytes_ = static_cast<std::size_t>(
-        params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
+    cross_memory_min_bytes_ =
+        static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
   }
 
   ~ShmCommunicator() override {
@@ -171,8 +171,8 @@ class ShmCommunicator final : public plugin::Communicator {
     using Path = ShmAllreduce::Path;
     const ProvidedMemory::Place place = memory_->find(data, buffer.bytes());
     if (place.allocation != 0 && buffer.bytes() > chunk_bytes_) {
-      const ShmAllreduce::Call call{Path::kProvided, place.allocation, place.offset,
-                                    buffer.count, sizeof(T)};
+      const ShmAllreduce::Call call{Path::kProvided, place.allocation, place.offset, buffer.count,
+                                    sizeof(T)};
       if (reduce_->sum_in_place<T>(call, [&](int r) { return memory_->at(place, r); }))
         return Status::ok();
       return disagreement();
