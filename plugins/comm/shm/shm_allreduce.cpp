@@ -1,15 +1,12 @@
 #include "shm_allreduce.h"
 
-#include "cross_memory.h"
-
 #include <sched.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <string>
-
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "cross_memory.h"

@@ -1,6 +1,6 @@
-// Allreduce through a shared segment, without messages. Buffers anywhere: each rank copies a chunk
-// of its buffer into its slot (all but its own slice: that one only it sums), sums its slice over
-// its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
+// Allreduce through a shared segment, without messages. Buffers in any memory: each rank copies
+// a chunk of its buffer into its slot (all but its own slice: that one only it sums), sums its
+// slice over its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
 // directly) into the segment's result, and copies the other slices' sums back (allgather).
 // Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written (a chunk in whole: 5.5). Chunks
 // stay in cache. Ranks meet at sequence-numbered flags in the segment (spin, then yield): no MPI
@@ -76,9 +76,10 @@ class ShmAllreduce {
   struct alignas(64) Flag {
     std::atomic<std::uint64_t> epoch;
     Call call;  // written before epoch is released, read after it is acquired
-    // Cross-memory attach: where this rank's buffer is, and whether its reads failed.
+    // Cross-memory attach: where this rank's buffer is.
     std::uint64_t pid;
     std::uint64_t address;
+    // A direct call (provided memory, cross-memory attach): whether this rank's part failed.
     std::uint64_t failed;
   };
   Flag& flag(int rank) const { return flags_[rank]; }
