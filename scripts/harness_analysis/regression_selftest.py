@@ -11,8 +11,9 @@ verdict rows are kept, so the table is computed for a grid of thresholds and alp
 false-alarm rate (share of identical runs that failed) and the power (share of slowed runs
 that failed) for each. Writes selftest.json to --out.
 
---check: one gate with the mpi backend 50% slower must fail naming an mpi benchmark, and one
-of the build against itself on the same benchmarks must pass; exit 0 when both hold."""
+--check: a gate with the mpi backend 50% slower must fail naming an mpi benchmark, and a gate
+of the build against itself on the same benchmarks must pass; exit 0 when both hold. Either
+verdict may take a second gate (a busy neighbour can slow one side's round), never a third."""
 
 import argparse
 import datetime
@@ -57,20 +58,36 @@ def failed(rows, threshold, alpha):
                for r in rows)
 
 
+def gate_until(out, label, slowdown, expected):
+    """Up to two gates, stopping at the first whose verdict `expected(code, verdict)` accepts.
+    On a shared machine another tenant can slow one side for a whole round, so one wrong
+    verdict is the noise; two in a row are the gate. Returns the accepted verdict or None."""
+    for attempt in (1, 2):
+        code, verdict, text = gate(os.path.join(out, f"{label}-{attempt}"), slowdown,
+                                   MPI_SUITES, MPI_FILTER)
+        print(text[-2500:])
+        if expected(code, verdict):
+            return verdict
+        print(f"regression_selftest: {label} gate {attempt}/2 gave the wrong verdict "
+              f"(exit {code}, slower: {verdict['regressed']})")
+    return None
+
+
+def mpi_named(verdict):
+    return [n for n in verdict["regressed"] if "mpi" in n]
+
+
 def check(out):
     """The quick version: the gate catches +50% and passes identical builds."""
-    code, verdict, text = gate(os.path.join(out, "slowed"), 0.5, MPI_SUITES, MPI_FILTER)
-    named = [n for n in verdict["regressed"] if "mpi" in n]
-    print(text[-2500:])
-    if code != 1 or not named:
-        print("regression_selftest: FAIL, the gate missed a 50% slower mpi backend")
+    slowed = gate_until(out, "slowed", 0.5, lambda code, v: code == 1 and mpi_named(v))
+    if slowed is None:
+        print("regression_selftest: FAIL, the gate missed a 50% slower mpi backend twice")
         return 1
-    code, verdict, text = gate(os.path.join(out, "identical"), None, MPI_SUITES, MPI_FILTER)
-    print(text[-1500:])
-    if code != 0:
-        print(f"regression_selftest: FAIL, identical builds failed the gate: {verdict['regressed']}")
+    if gate_until(out, "identical", None, lambda code, v: code == 0) is None:
+        print("regression_selftest: FAIL, identical builds failed the gate twice")
         return 1
-    print(f"regression_selftest: ok, caught {', '.join(named)}; identical builds passed")
+    print(f"regression_selftest: ok, caught {', '.join(mpi_named(slowed))}; "
+          "identical builds passed")
     return 0
 
 
