@@ -16,7 +16,7 @@
 #include "spec/dataset_settings.h"
 #include "spec/experiment.h"
 #include "spec/schema.h"
-#include "spec/train_schema.h"
+#include "spec/train_settings.h"
 
 #define EXPECT_CONTAINS(haystack, needle) \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack)

@@ -14,7 +14,7 @@ class DataCache {
   explicit DataCache(bool shapes_only = false) : shapes_only_(shapes_only) {}
 
   const DataSplit& get(const DatasetSettings& dataset, bool normal_only) {
-    const std::string key = dataset.identity + (normal_only ? "|normal" : "|all");
+    const std::string key = dataset_identity(dataset) + (normal_only ? "|normal" : "|all");
     auto it = splits_.find(key);
     if (it == splits_.end())
       it = splits_

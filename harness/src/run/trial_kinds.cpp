@@ -4,9 +4,7 @@
 
 #include "collective/collective_trial.h"
 #include "collective/collective_validation.h"
-#include "spec/collective_schema.h"
 #include "spec/collective_settings.h"
-#include "spec/train_schema.h"
 #include "spec/train_settings.h"
 #include "train/train_trial.h"
 #include "train/train_validation.h"

@@ -1,5 +1,5 @@
-// The settings of a collective-benchmark trial, typed. Fields, defaults and ranges are in
-// spec/collective_schema.cpp.
+// The settings of a collective-benchmark trial, typed. The member initialisers are the
+// defaults; collective_settings.cpp declares each field's name, range and help once.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "harness/plugin/types.h"
 #include "spec/quiet_gate_settings.h"
+#include "spec/schema.h"
 
 namespace harness {
 
@@ -22,9 +23,12 @@ struct CollectiveSettings {
   int world_size = 1;
   std::string backend = "mpi";
   Json backend_params = Json::object();
-  std::vector<std::uint64_t> message_bytes;           // the sizes measured, whole elements each
-  bool explicit_sizes = false;                        // from "sizes" (else the min/max/step range)
   std::uint64_t min_bytes = 4, max_bytes = 64 << 20;  // the range, as given
+  std::uint64_t step_factor = 2;
+  std::vector<std::uint64_t> sizes;  // explicit sizes, as given; empty: the range
+  // Derived: the sizes measured, whole elements each, and whether they are the explicit ones.
+  std::vector<std::uint64_t> message_bytes;
+  bool explicit_sizes = false;
   plugin::DType dtype = plugin::DType::kFloat32;
   plugin::ReduceOp reduce = plugin::ReduceOp::kSum;
   int warmup_iters = 5;
@@ -37,7 +41,8 @@ struct CollectiveSettings {
   bool check = true;  // verify results against deterministic per-rank data (#wrong)
 };
 
-plugin::DType parse_dtype(const std::string& name);  // throws std::invalid_argument
+// The fields of "settings" for experiments of kind "collective", derived from the declaration.
+const Schema& collective_settings_schema();
 
 // From validated, defaults-filled settings of kind "collective".
 CollectiveSettings parse_collective_settings(const Json& settings);

@@ -1,38 +1,69 @@
 #include "spec/dataset_settings.h"
 
-#include <stdexcept>
-
 namespace harness {
 namespace {
 
-constexpr DatasetKind kDatasetKinds[] = {DatasetKind::kSynthetic, DatasetKind::kAnnthyroid,
-                                         DatasetKind::kCsv, DatasetKind::kSyntheticSeries,
-                                         DatasetKind::kLwsndr};
-
-DatasetKind parse_kind(const std::string& name) {
-  for (DatasetKind kind : kDatasetKinds)
-    if (name == dataset_kind_name(kind)) return kind;
-  throw std::invalid_argument("unknown data set kind \"" + name + "\"");  // the schema forbids it
-}
-
-WindowLabel parse_window_label(const std::string& name) {
-  if (name == "majority") return WindowLabel::kMajority;
-  if (name == "last") return WindowLabel::kLast;
-  return WindowLabel::kAny;
-}
+const EnumChoice<DatasetKind> kDatasetKinds[] = {
+    {"synthetic", DatasetKind::kSynthetic},
+    {"annthyroid", DatasetKind::kAnnthyroid},
+    {"csv", DatasetKind::kCsv},
+    {"synthetic_series", DatasetKind::kSyntheticSeries},
+    {"lwsndr", DatasetKind::kLwsndr}};
+const EnumChoice<WindowLabel> kWindowLabels[] = {
+    {"any", WindowLabel::kAny}, {"majority", WindowLabel::kMajority}, {"last", WindowLabel::kLast}};
 
 }  // namespace
 
-const char* dataset_kind_name(DatasetKind kind) {
-  switch (kind) {
-    case DatasetKind::kSynthetic: return "synthetic";
-    case DatasetKind::kAnnthyroid: return "annthyroid";
-    case DatasetKind::kCsv: return "csv";
-    case DatasetKind::kSyntheticSeries: return "synthetic_series";
-    case DatasetKind::kLwsndr: return "lwsndr";
-  }
-  return "?";
+const SettingsTable<DatasetSettings>& dataset_settings_table() {
+  using S = DatasetSettings;
+  static const auto table =
+      SettingsTable<S>()
+          .add_choice("kind", &S::kind, kDatasetKinds,
+                      "tabular: synthetic, annthyroid, csv; windowed series: synthetic_series, "
+                      "lwsndr")
+          .add("rows", &S::rows, "synthetic: rows in all", {10, 1e8})
+          .add("dim", &S::dim,
+               "synthetic: features per row; synthetic_series: features per time step", {2, 100000})
+          .add("latent_dim", &S::latent_dim,
+               "synthetic: dimension of the manifold normal rows live on (< dim)", {1, 100000})
+          .add("contamination", &S::contamination, "synthetic: fraction of anomalous rows",
+               {0, 0.5})
+          .add("noise", &S::noise,
+               "synthetic: standard deviation of the noise added to normal rows", {0, 10})
+          .add("anomaly_scale", &S::anomaly_scale,
+               "synthetic: standard deviation of the off-manifold displacement of anomalous rows",
+               {0, 100})
+          .add("seed", &S::seed, "synthetic: data seed (fixed across repetitions unless swept)",
+               {0, 9.2e18})
+          .add("test_fraction", &S::test_fraction,
+               "synthetic and csv without test_path: share of rows held out for evaluation; "
+               "series: the last part of each series",
+               {0, 1, true})
+          .add("length", &S::length, "synthetic_series: time steps", {16, 1e9})
+          .add("events", &S::events,
+               "synthetic_series: injected anomaly events (spikes, level shifts, variance "
+               "bursts)",
+               {0, 1e7})
+          .add("event_length", &S::event_length,
+               "synthetic_series: points in a level shift or variance burst", {1, 1e6})
+          .add("window", &S::window, "series: window length", {2, 100000})
+          .add("stride", &S::stride, "series: step between training windows", {1, 100000})
+          .add("test_stride", &S::test_stride,
+               "series: step between test windows (1 scores every point)", {1, 100000})
+          .add_choice("window_label", &S::window_label, kWindowLabels,
+                      "series: a window is anomalous if any / most / its last point is")
+          .add("path", &S::path,
+               "csv: the file; annthyroid: the folder holding thyroid.train and thyroid.test "
+               "(default: Debian libfann-doc's); lwsndr: data.csv (default: the copy "
+               "scripts/setup fetches into data/lwsndr)")
+          .add("test_path", &S::test_path, "csv: optional separate labelled test file")
+          .add("label_column", &S::label_column,
+               "csv: the column holding 0 (normal) or 1 (anomaly); all other columns are "
+               "features");
+  return table;
 }
+
+const char* dataset_kind_name(DatasetKind kind) { return choice_word(kind, kDatasetKinds); }
 
 std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset) {
   switch (dataset.kind) {
@@ -53,29 +84,12 @@ std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset) {
   return {};
 }
 
+std::string dataset_identity(const DatasetSettings& dataset) {
+  return dataset_settings_table().to_json(dataset).dump();  // the rows' fixed order
+}
+
 DatasetSettings parse_dataset_settings(const Json& dataset) {
-  DatasetSettings d;
-  d.kind = parse_kind(dataset.at("kind").get<std::string>());
-  d.rows = dataset.at("rows").get<std::size_t>();
-  d.dim = dataset.at("dim").get<std::size_t>();
-  d.latent_dim = dataset.at("latent_dim").get<std::size_t>();
-  d.contamination = dataset.at("contamination").get<double>();
-  d.noise = dataset.at("noise").get<double>();
-  d.anomaly_scale = dataset.at("anomaly_scale").get<double>();
-  d.seed = dataset.at("seed").get<std::uint64_t>();
-  d.test_fraction = dataset.at("test_fraction").get<double>();
-  d.length = dataset.at("length").get<std::size_t>();
-  d.events = dataset.at("events").get<std::size_t>();
-  d.event_length = dataset.at("event_length").get<std::size_t>();
-  d.window = dataset.at("window").get<std::size_t>();
-  d.stride = dataset.at("stride").get<std::size_t>();
-  d.test_stride = dataset.at("test_stride").get<std::size_t>();
-  d.window_label = parse_window_label(dataset.at("window_label").get<std::string>());
-  d.path = dataset.at("path").get<std::string>();
-  d.test_path = dataset.at("test_path").get<std::string>();
-  d.label_column = dataset.at("label_column").get<std::string>();
-  d.identity = nlohmann::json::parse(dataset.dump()).dump();  // sorted keys
-  return d;
+  return dataset_settings_table().parse(dataset);
 }
 
 }  // namespace harness

@@ -1,4 +1,5 @@
-// The "dataset" settings of a train trial, typed (fields as in spec/train_schema.cpp).
+// The "dataset" settings of a train trial, typed: the member initialisers are the defaults,
+// dataset_settings.cpp declares each field's name, range and help.
 #pragma once
 
 #include <cstddef>
@@ -7,15 +8,13 @@
 #include <vector>
 
 #include "common/json.h"
+#include "spec/settings_table.h"
 
 namespace harness {
 
 enum class DatasetKind { kSynthetic, kAnnthyroid, kCsv, kSyntheticSeries, kLwsndr };
-enum class WindowLabel {
-  kAny,
-  kMajority,
-  kLast
-};  // a window is anomalous if any/most/its last point is
+// A window is anomalous if any / most / its last point is.
+enum class WindowLabel { kAny, kMajority, kLast };
 
 struct DatasetSettings {
   DatasetKind kind = DatasetKind::kSynthetic;
@@ -37,9 +36,6 @@ struct DatasetSettings {
   std::string path;
   std::string test_path;
   std::string label_column = "label";
-  // The settings as canonical JSON: equal identities load the same data (the data cache key).
-  std::string identity;
-
   bool is_series() const {
     return kind == DatasetKind::kSyntheticSeries || kind == DatasetKind::kLwsndr;
   }
@@ -49,6 +45,12 @@ const char* dataset_kind_name(DatasetKind kind);
 
 // The "dataset" fields (besides kind) that this data set reads; any other is ignored by it.
 std::vector<std::string> dataset_fields_read(const DatasetSettings& dataset);
+
+// The "dataset" object's rows, declared once.
+const SettingsTable<DatasetSettings>& dataset_settings_table();
+
+// The settings as canonical JSON: equal identities load the same data (the data cache key).
+std::string dataset_identity(const DatasetSettings& dataset);
 
 // From a validated, defaults-filled "dataset" object.
 DatasetSettings parse_dataset_settings(const Json& dataset);

@@ -13,6 +13,7 @@
 #include "spec/enum_choice.h"
 #include "spec/json_path.h"
 #include "spec/json_structure.h"
+#include "spec/settings_table.h"
 
 namespace harness {
 namespace {
@@ -30,51 +31,91 @@ std::string kind_help(const KindSchemas& kinds) {
   return help;
 }
 
+const EnumChoice<TrialOrder> kTrialOrders[] = {{"sequential", TrialOrder::kSequential},
+                                               {"interleaved", TrialOrder::kInterleaved},
+                                               {"random", TrialOrder::kRandom}};
+const EnumChoice<EstimatorKind> kEstimators[] = {{"median", EstimatorKind::kMedian},
+                                                 {"k_best", EstimatorKind::kKBest}};
+
+const SettingsTable<AdaptiveRepetitions>& adaptive_table() {
+  using S = AdaptiveRepetitions;
+  static const auto table =
+      SettingsTable<S>()
+          .add("max_repetitions", &S::max_repetitions,
+               "adaptive repetitions (0: off): after the planned ones, a point whose speed "
+               "figures (training samples/s; busbw per message size) have a 95% interval of the "
+               "median wider than +-target_ci runs again, a round at a time, up to this many "
+               "repetitions in all",
+               {0, 100000})
+          .add("target_ci", &S::target_ci,
+               "adaptive repetitions: how uncertain a point's speed figures may stay, relative "
+               "to their estimate: the 95% interval of the median's half-width (median), or how "
+               "far the k-th fastest repetition is from the fastest (k_best); 0.05: 5%",
+               {1e-6, 10})
+          .add("adaptive_budget_s", &S::budget_s,
+               "adaptive repetitions: wall time the extra trials may take together; no extra "
+               "trial starts once it is spent",
+               {0, 1e7});
+  return table;
+}
+
+const SettingsTable<Estimator>& estimator_table() {
+  using S = Estimator;
+  static const auto table =
+      SettingsTable<S>()
+          .add_choice("estimator", &S::kind, kEstimators,
+                      "a sweep point's figure over its repetitions (aggregates.csv, plots, "
+                      "report): median (with its 95% interval) or k_best (the fastest "
+                      "repetition, with the band down to the estimator_k-th fastest: noise on a "
+                      "shared machine only slows)")
+          .add("estimator_k", &S::k,
+               "k_best: how many of the fastest repetitions must agree within target_ci",
+               {2, 1000});
+  return table;
+}
+
+// The top level's own settings, declared once; the structural fields (kind, settings, sweep,
+// search, parts) are added around them by top_level_schema.
+const SettingsTable<Experiment>& experiment_table() {
+  using S = Experiment;
+  static const auto table =
+      SettingsTable<S>()
+          .add("name", &S::name,
+               "names the results folder results/<name>/ (letters, digits, . _ -)")
+          .required()
+          .add("description", &S::description, "free text, copied to meta.json")
+          .add("seed", &S::seed, "base seed; repetition r of a trial uses seed + r", {0, 9.2e18})
+          .add("repetitions", &S::repetitions,
+               "how many times each sweep point runs, with different seeds", {1, 100000})
+          .add_part("", &S::adaptive, adaptive_table())
+          .add_part("", &S::estimator, estimator_table())
+          .add("timeout_s", &S::timeout_s,
+               "watchdog: a rank that has not finished a collective, barrier or training step "
+               "after this many seconds is named, the trial recorded hung and the job ended (0: "
+               "off; at least 1: the watchdog looks every 0.1 s and names a hang within about 2 "
+               "s more)",
+               {0, 1e7})
+          .add("max_trials", &S::max_trials,
+               "refuse experiments that expand to more trials than this (a typo in a sweep can "
+               "make billions)",
+               {1, 1e12})
+          .add_choice("order", &S::order, kTrialOrders,
+                      "trial order: sequential (each point's repetitions together), interleaved "
+                      "(repetition r of every point before repetition r+1 of any), random (a "
+                      "shuffle seeded by seed)");
+  return table;
+}
+
 }  // namespace
 
 Schema top_level_schema(const KindSchemas& kinds) {
   using T = FieldType;
   const double inf = std::numeric_limits<double>::infinity();
-  // One field per entry, kept as a table.
+  Schema schema = experiment_table().schema();
   // clang-format off
-  return {
-      {"name", T::kString, nullptr, -inf, inf, false, {},
-       "names the results folder results/<name>/ (letters, digits, . _ -)"},
-      {"description", T::kString, "", -inf, inf, false, {}, "free text, copied to meta.json"},
-      {"kind", T::kString, kinds.front().name, -inf, inf, false, kind_names(kinds),
-       kind_help(kinds)},
-      {"seed", T::kInteger, 0, 0, 9.2e18, false, {},
-       "base seed; repetition r of a trial uses seed + r"},
-      {"repetitions", T::kInteger, 1, 1, 100000, false, {},
-       "how many times each sweep point runs, with different seeds"},
-      {"max_repetitions", T::kInteger, 0, 0, 100000, false, {},
-       "adaptive repetitions (0: off): after the planned ones, a point whose speed figures "
-       "(training samples/s; busbw per message size) have a 95% interval of the median wider "
-       "than +-target_ci runs again, a round at a time, up to this many repetitions in all"},
-      {"target_ci", T::kNumber, 0.05, 1e-6, 10, false, {},
-       "adaptive repetitions: how uncertain a point's speed figures may stay, relative to "
-       "their estimate: the 95% interval of the median's half-width (median), or how far the "
-       "k-th fastest repetition is from the fastest (k_best); 0.05: 5%"},
-      {"estimator", T::kString, "median", -inf, inf, false, {"median", "k_best"},
-       "a sweep point's figure over its repetitions (aggregates.csv, plots, report): median "
-       "(with its 95% interval) or k_best (the fastest repetition, with the band down to the "
-       "estimator_k-th fastest: noise on a shared machine only slows)"},
-      {"estimator_k", T::kInteger, 3, 2, 1000, false, {},
-       "k_best: how many of the fastest repetitions must agree within target_ci"},
-      {"adaptive_budget_s", T::kNumber, 300.0, 0, 1e7, false, {},
-       "adaptive repetitions: wall time the extra trials may take together; no extra trial "
-       "starts once it is spent"},
-      {"timeout_s", T::kNumber, 300.0, 0, 1e7, false, {},
-       "watchdog: a rank that has not finished a collective, barrier or training step after "
-       "this many seconds is named, the trial recorded hung and the job ended (0: off; at "
-       "least 1: the watchdog looks every 0.1 s and names a hang within about 2 s more)"},
-      {"max_trials", T::kInteger, 100000, 1, 1e12, false, {},
-       "refuse experiments that expand to more trials than this (a typo in a sweep can make "
-       "billions)"},
-      {"order", T::kString, "interleaved", -inf, inf, false,
-       {"sequential", "interleaved", "random"},
-       "trial order: sequential (each point's repetitions together), interleaved (repetition "
-       "r of every point before repetition r+1 of any), random (a shuffle seeded by seed)"},
+  const FieldSpec kind = {"kind", T::kString, kinds.front().name, -inf, inf, false,
+                          kind_names(kinds), kind_help(kinds)};
+  const Schema structure = {
       {"settings", T::kFreeObject, Json::object(), -inf, inf, false, {},
        "the settings every trial starts from (fields per kind below)"},
       {"sweep", T::kFreeObject, Json::object(), -inf, inf, false, {},
@@ -86,6 +127,9 @@ Schema top_level_schema(const KindSchemas& kinds) {
        "instead of kind/settings/sweep: a list of {name, kind, settings, sweep} run in order"},
   };
   // clang-format on
+  schema.insert(schema.begin() + 2, kind);  // after name and description
+  schema.insert(schema.end(), structure.begin(), structure.end());
+  return schema;
 }
 
 namespace {
@@ -366,44 +410,27 @@ void check_timeout(double timeout_s, ErrorList& errors) {
                " after timeout_s, so it cannot time shorter waits");
 }
 
-const EnumChoice<TrialOrder> kTrialOrders[] = {{"sequential", TrialOrder::kSequential},
-                                               {"interleaved", TrialOrder::kInterleaved},
-                                               {"random", TrialOrder::kRandom}};
-const EnumChoice<EstimatorKind> kEstimators[] = {{"median", EstimatorKind::kMedian},
-                                                 {"k_best", EstimatorKind::kKBest}};
-
 }  // namespace
 
 Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const KindSchemas& kinds) {
-  Experiment experiment;
-  experiment.source = source;
-  experiment.document = parse_json(text, source);
+  Json document = parse_json(text, source);
   ErrorList errors;
-  if (!experiment.document.is_object()) {
-    errors.add("/: expected a JSON object, got " + brief(experiment.document));
+  if (!document.is_object()) {
+    errors.add("/: expected a JSON object, got " + brief(document));
     errors.throw_if_any(source);
   }
-  for (const auto& assignment : overrides) apply_override(experiment.document, assignment, errors);
+  for (const auto& assignment : overrides) apply_override(document, assignment, errors);
   errors.throw_if_any(source);
 
   const Schema top_schema = top_level_schema(kinds);
-  validate_object(top_schema, "", experiment.document, "", /*check_required=*/true, errors);
+  validate_object(top_schema, "", document, "", /*check_required=*/true, errors);
   errors.throw_if_any(source);
 
-  const Json top = with_defaults(top_schema, experiment.document);
-  experiment.name = top["name"].get<std::string>();
-  experiment.description = top["description"].get<std::string>();
-  experiment.seed = top["seed"].get<std::uint64_t>();
-  experiment.repetitions = top["repetitions"].get<int>();
-  experiment.order = parse_choice("order", top["order"].get<std::string>(), kTrialOrders);
-  experiment.adaptive.max_repetitions = top["max_repetitions"].get<int>();
-  experiment.adaptive.target_ci = top["target_ci"].get<double>();
-  experiment.adaptive.budget_s = top["adaptive_budget_s"].get<double>();
-  experiment.estimator.kind =
-      parse_choice("estimator", top["estimator"].get<std::string>(), kEstimators);
-  experiment.estimator.k = top["estimator_k"].get<int>();
-  experiment.timeout_s = top["timeout_s"].get<double>();
+  const Json top = with_defaults(top_schema, document);
+  Experiment experiment = experiment_table().parse(top);
+  experiment.source = source;
+  experiment.document = std::move(document);
   read_parts(top, experiment.document, kinds, &experiment, errors);
   experiment.search = read_search(experiment.document, experiment.seed, experiment.repetitions,
                                   experiment.adaptive.max_repetitions, &experiment.parts, errors);
@@ -414,7 +441,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   check_estimator(experiment, errors);
   for (const auto& part : experiment.parts) validate_part(part, errors);
   errors.throw_if_any(source);
-  check_trial_count(experiment, top["max_trials"].get<std::uint64_t>(), errors);
+  check_trial_count(experiment, experiment.max_trials, errors);
   errors.throw_if_any(source);
   return experiment;
 }

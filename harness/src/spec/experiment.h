@@ -53,6 +53,7 @@ struct Experiment {
   SearchSettings search;   // on: the sweep is searched, not run whole
   Estimator estimator;     // a point's figure over its repetitions (metrics/point_estimate.h)
   double timeout_s = 300;  // the watchdog's deadline per operation (0: off)
+  std::uint64_t max_trials = 100000;  // more trials than this: refused (a typo in a sweep)
   std::vector<ExperimentPart> parts;
 };
 

@@ -3,8 +3,7 @@
 // (trial/quiet_gate.h says how).
 #pragma once
 
-#include "common/json.h"
-#include "spec/schema.h"
+#include "spec/settings_table.h"
 
 namespace harness {
 
@@ -13,10 +12,7 @@ struct QuietGateSettings {
   double wait_s = 2;           // a trial's budget for waiting and measuring again; 0: observe
 };
 
-// A kind's own schema rows followed by the gate's.
-Schema with_quiet_gate(Schema own);
-
-// From validated, defaults-filled settings.
-QuietGateSettings parse_quiet_gate_settings(const Json& settings);
+// The gate's rows, added at the top level of each timed kind's settings.
+const SettingsTable<QuietGateSettings>& quiet_gate_settings_table();
 
 }  // namespace harness

@@ -11,6 +11,7 @@
 #include "spec/enum_choice.h"
 #include "spec/experiment.h"
 #include "spec/json_path.h"
+#include "spec/settings_table.h"
 
 namespace harness {
 namespace {
@@ -143,51 +144,70 @@ std::string search_objective_name(SearchObjective objective) {
   return choice_word(objective, kObjectives);
 }
 
-Schema search_schema() {
-  using T = FieldType;
-  const double inf = std::numeric_limits<double>::infinity();
-  // clang-format off
-  return {
-      {"method", T::kString, "successive_halving", -inf, inf, false, choice_words(kMethods),
-       "successive_halving (every configuration starts, 1/eta of each rung goes on), "
-       "hyperband (successive halving brackets over random subsets, from many cheap to few "
-       "full configurations) or grid (every configuration at the full resource)"},
-      {"objective", T::kString, nullptr, -inf, inf, false, choice_words(kObjectives),
-       "the figure the search optimises: samples_per_s, busbw (collective), auroc, or "
-       "time_to_target (wall time at the measured step rate to reach settings.target_loss or "
-       "search.target_auroc)"},
-      {"budget_s", T::kNumber, 3600.0, 0, 1e8, true, {},
-       "wall time the search's trials may take; no trial starts once it is spent, and the best "
-       "so far is named"},
-      {"eta", T::kInteger, 3, 2, 100, false, {},
-       "a rung keeps 1/eta of its configurations (at least those within noise of the best) "
-       "and gives them eta times the resource"},
-      {"min_repetitions", T::kInteger, 1, 1, 1000, false, {},
-       "samples_per_s, busbw: repetitions per configuration at the first rung; auroc, "
-       "time_to_target: at every rung"},
-      {"max_repetitions", T::kInteger, 9, 1, 100000, false, {},
-       "samples_per_s, busbw: repetitions at the last rung, and of every point under method grid"},
-      {"min_epochs", T::kInteger, 1, 1, 1e7, false, {},
-       "auroc, time_to_target: epochs at the first rung (the last rung trains the settings' "
-       "epochs)"},
-      {"noise_floor", T::kNumber, 0.03, 0, 1, false, {},
-       "the interval of a figure with a single value: +-this share of it (two identical runs "
-       "on a shared machine differ by a few percent)"},
-      {"settled_width", T::kNumber, 0.02, 0, 1, false, {},
-       "samples_per_s, busbw: a survivor whose interval is within +-this share of its figure "
-       "gets no more repetitions"},
-      {"target_auroc", T::kNumberOrNull, nullptr, 0, 1, false, {},
-       "time_to_target: reach this AUROC (judged at the end of each rung's training) instead "
-       "of settings.target_loss"},
-      {"message_bytes", T::kNumberOrNull, nullptr, 1, 1e15, false, {},
-       "busbw: the message size whose bus bandwidth is the figure (null: the largest measured)"},
-      {"sample", T::kFreeObject, Json::object(), -inf, inf, false, {},
-       "numeric settings drawn instead of listed: {\"optimizer.lr\": {\"log_range\": [1e-4, "
-       "1e-1], \"count\": 8}} (or \"range\" for a linear one): one value drawn with the seed "
-       "in each of count equal slices of the range, joining the sweep as an axis"},
-  };
-  // clang-format on
+namespace {
+
+// Each search setting, declared once (the defaults are SearchSettings' initialisers).
+const SettingsTable<SearchSettings>& search_table() {
+  using S = SearchSettings;
+  static const auto table =
+      SettingsTable<S>()
+          .add_choice("method", &S::method, kMethods,
+                      "successive_halving (every configuration starts, 1/eta of each rung goes "
+                      "on), hyperband (successive halving brackets over random subsets, from many "
+                      "cheap to few full configurations) or grid (every configuration at the full "
+                      "resource)")
+          .add_choice("objective", &S::objective, kObjectives,
+                      "the figure the search optimises: samples_per_s, busbw (collective), auroc, "
+                      "or time_to_target (wall time at the measured step rate to reach "
+                      "settings.target_loss or search.target_auroc)")
+          .required()
+          .add("budget_s", &S::budget_s,
+               "wall time the search's trials may take; no trial starts once it is spent, and "
+               "the best so far is named",
+               {0, 1e8, true})
+          .add("eta", &S::eta,
+               "a rung keeps 1/eta of its configurations (at least those within noise of the "
+               "best) and gives them eta times the resource",
+               {2, 100})
+          .add("min_repetitions", &S::min_repetitions,
+               "samples_per_s, busbw: repetitions per configuration at the first rung; auroc, "
+               "time_to_target: at every rung",
+               {1, 1000})
+          .add("max_repetitions", &S::max_repetitions,
+               "samples_per_s, busbw: repetitions at the last rung, and of every point under "
+               "method grid",
+               {1, 100000})
+          .add("min_epochs", &S::min_epochs,
+               "auroc, time_to_target: epochs at the first rung (the last rung trains the "
+               "settings' epochs)",
+               {1, 1e7})
+          .add("noise_floor", &S::noise_floor,
+               "the interval of a figure with a single value: +-this share of it (two "
+               "identical runs on a shared machine differ by a few percent)",
+               {0, 1})
+          .add("settled_width", &S::settled_width,
+               "samples_per_s, busbw: a survivor whose interval is within +-this share of its "
+               "figure gets no more repetitions",
+               {0, 1})
+          .add("target_auroc", &S::target_auroc,
+               "time_to_target: reach this AUROC (judged at the end of each rung's training) "
+               "instead of settings.target_loss",
+               {0, 1})
+          .add("message_bytes", &S::message_bytes,
+               "busbw: the message size whose bus bandwidth is the figure (null: the largest "
+               "measured)",
+               {1, 1e15})
+          .add("sample", &S::sample,
+               "numeric settings drawn instead of listed: {\"optimizer.lr\": {\"log_range\": "
+               "[1e-4, 1e-1], \"count\": 8}} (or \"range\" for a linear one): one value drawn "
+               "with the seed in each of count equal slices of the range, joining the sweep as "
+               "an axis");
+  return table;
 }
+
+}  // namespace
+
+Schema search_schema() { return search_table().schema(); }
 
 SearchSettings read_search(const Json& document, std::uint64_t seed, int repetitions,
                            int max_repetitions, std::vector<ExperimentPart>* parts,
@@ -198,20 +218,8 @@ SearchSettings read_search(const Json& document, std::uint64_t seed, int repetit
   const std::size_t before = errors.messages().size();
   validate_object(schema, "", document["search"], "/search", /*check_required=*/true, errors);
   if (errors.messages().size() != before) return search;
-  const Json s = with_defaults(schema, document["search"]);
+  search = search_table().parse(with_defaults(schema, document["search"]));
   search.on = true;
-  search.method = parse_choice("method", s["method"].get<std::string>(), kMethods);
-  search.objective = parse_choice("objective", s["objective"].get<std::string>(), kObjectives);
-  search.budget_s = s["budget_s"].get<double>();
-  search.eta = s["eta"].get<int>();
-  search.min_repetitions = s["min_repetitions"].get<int>();
-  search.max_repetitions = s["max_repetitions"].get<int>();
-  search.min_epochs = s["min_epochs"].get<int>();
-  search.noise_floor = s["noise_floor"].get<double>();
-  search.settled_width = s["settled_width"].get<double>();
-  if (!s["target_auroc"].is_null()) search.target_auroc = s["target_auroc"].get<double>();
-  if (!s["message_bytes"].is_null())
-    search.message_bytes = static_cast<std::uint64_t>(s["message_bytes"].get<double>());
   if (search.min_repetitions > search.max_repetitions)
     errors.add("/search/min_repetitions: " + std::to_string(search.min_repetitions) +
                " is more than max_repetitions (" + std::to_string(search.max_repetitions) + ")");
@@ -228,7 +236,7 @@ SearchSettings read_search(const Json& document, std::uint64_t seed, int repetit
   if (search.message_bytes && search.objective != SearchObjective::kBusbw)
     errors.add("/search/message_bytes: only for objective \"busbw\"");
   check_parts(search, *parts, errors);
-  for (const auto& [path, spec] : s["sample"].items())
+  for (const auto& [path, spec] : search.sample.items())
     add_sampled_axis(path, spec, seed, parts, errors);
   return search;
 }

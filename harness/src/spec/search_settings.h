@@ -40,6 +40,7 @@ struct SearchSettings {
   double settled_width = 0.02;  // speeds: a survivor this sure gets no more repetitions
   std::optional<double> target_auroc;          // time_to_target by AUROC instead of loss
   std::optional<std::uint64_t> message_bytes;  // busbw at this size (none: the largest)
+  Json sample = Json::object();  // settings path -> the range its values are drawn from
 
   SearchResource resource() const {
     return objective == SearchObjective::kSamplesPerS || objective == SearchObjective::kBusbw

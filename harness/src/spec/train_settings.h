@@ -1,5 +1,6 @@
 // The settings of a train trial, typed (c10d's options-struct style): trial code reads these
-// fields, never JSON keys. Fields, defaults and ranges are in spec/train_schema.cpp.
+// fields, never JSON keys. The member initialisers are the defaults; train_settings.cpp
+// declares each field's name, range and help once (spec/settings_table.h).
 #pragma once
 
 #include <cstdint>
@@ -10,11 +11,12 @@
 #include "harness/plugin/types.h"
 #include "spec/dataset_settings.h"
 #include "spec/quiet_gate_settings.h"
+#include "spec/schema.h"
 
 namespace harness {
 
 enum class OptimizerKind { kAdam, kSgd };
-enum class LrRule { kNone, kLinear, kSqrt };  // lr, lr*N, lr*sqrt(N) in the world size N
+enum class LrRule { kNone, kLinear, kSqrt };     // lr, lr*N, lr*sqrt(N) in the world size N
 enum class Compression { kNone, kFp16, kBf16 };  // the gradients' type on the wire
 
 struct OptimizerSettings {
@@ -44,8 +46,8 @@ struct TrainSettings {
   double threshold_percentile = 95;
   int threads = 1;
   std::size_t fusion_bytes = 64u << 20;  // bucket cap; 0: one bucket per tensor
-  bool overlap = false;                   // reduce buckets during backward
-  bool broadcast_buffers = true;          // rank 0's buffers before every step (else once)
+  bool overlap = false;                  // reduce buckets during backward
+  bool broadcast_buffers = true;         // rank 0's buffers before every step (else once)
   Compression compression = Compression::kNone;
   bool timeline = false;
   std::size_t timeline_steps = 5;
@@ -56,7 +58,10 @@ struct TrainSettings {
   QuietGateSettings quiet;
 };
 
-LrRule parse_lr_rule(const std::string& name);  // throws std::invalid_argument
+// The fields of "settings" for experiments of kind "train", derived from the declaration.
+const Schema& train_settings_schema();
+
+LrRule parse_lr_rule(const std::string& name);           // throws std::invalid_argument
 Compression parse_compression(const std::string& name);  // throws std::invalid_argument
 const char* compression_name(Compression compression);
 // The element type gradients travel in: fp32, or the compressed type.

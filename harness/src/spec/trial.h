@@ -14,9 +14,9 @@ struct Trial {
   std::string kind;       // the part's kind
   std::string part;       // the part's name ("" for a single-part file)
   std::size_t part_index = 0;
-  Json settings;  // every field, defaults filled (validated against the kind's schema)
-  Json given;     // the settings the file and the sweep point give, without defaults
-  Json axes;      // the swept values of this trial, for display
+  Json settings;       // every field, defaults filled (validated against the kind's schema)
+  Json given;          // the settings the file and the sweep point give, without defaults
+  Json axes;           // the swept values of this trial, for display
   std::string origin;  // where in the file its values come from ("/sweep/batch_size/1, ...")
   int world_size = 1;
   int repetition = 0;

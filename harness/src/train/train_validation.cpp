@@ -159,7 +159,7 @@ void validate_train_trial(const TrainSettings& settings, ValidationContext& cont
       find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
   const DataSplit* split = load_or_report(settings, context);
   const std::string configuration = context.part.pointer + " model " + settings.model +
-                                    settings.model_params.dump() + settings.dataset.identity +
+                                    settings.model_params.dump() + dataset_identity(settings.dataset) +
                                     (settings.train_on_normal_only ? "normal" : "all");
   if (model && split && context.first_time(configuration))
     check_model(settings, *model, *split, context);
