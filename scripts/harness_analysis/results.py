@@ -30,6 +30,17 @@ class Results:
         return experiment.get("name") or os.path.basename(os.path.dirname(self.folder.rstrip("/")))
 
 
+# The newest record layout this reader knows (docs/results-reference.md); version 1 records
+# called the field schema_version and are otherwise the same.
+RECORD_VERSION = 2
+
+
+def record_version(record):
+    if "record_version" in record:
+        return record["record_version"]
+    return 1 if "schema_version" in record else 0
+
+
 def _parse_record(text):
     try:
         record = json.loads(text)
@@ -48,6 +59,11 @@ def read_trials(path, warnings=None):
     for position, (number, line) in enumerate(lines):
         record, problem = _parse_record(line)
         if record is not None:
+            version = record_version(record)
+            if not isinstance(version, int) or version > RECORD_VERSION:
+                raise ResultsError(f"{path}:{number}: record_version {version} is newer than these "
+                                   f"scripts read (up to {RECORD_VERSION}); use the scripts of the "
+                                   "harness that wrote it")
             records.append(record)
         elif position == len(lines) - 1:
             message = f"{path}:{number}: truncated last line dropped (an interrupted write; --resume runs its trial again)"

@@ -38,6 +38,21 @@ def test_a_json_line_that_is_no_record_is_damage_too(tmp_path):
         read_trials(path)
 
 
+def test_every_record_version_up_to_this_one_is_read(tmp_path):
+    lines = [json.dumps({"key": "v1", "status": "ok", "schema_version": 1}) + "\n",
+             json.dumps({"key": "v2", "status": "ok", "record_version": 2}) + "\n"]
+    path = write_lines(tmp_path / "trials.jsonl", lines)
+    assert [r["key"] for r in read_trials(path)] == ["v1", "v2"]
+
+
+def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
+    newer = json.dumps({"key": "b", "status": "ok", "record_version": 3}) + "\n"
+    path = write_lines(tmp_path / "trials.jsonl", [record("a"), newer])
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:2: record_version 3 is newer than these "
+                                           r"scripts read \(up to 2\)"):
+        read_trials(path)
+
+
 def test_folder_without_trials_names_the_folder(tmp_path):
     with pytest.raises(ResultsError, match="no trials.jsonl"):
         load(str(tmp_path))

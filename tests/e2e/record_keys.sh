@@ -1,23 +1,39 @@
-# The records of the shipped experiments' kinds keep their fields: a training trial (tabular
-# and sequence model) and a collective trial must have exactly the field paths listed in
-# tests/fixtures/record_keys/keys.json (recorded before the restructure). With
-# RECORD_KEYS_WRITE=FILE the script writes the fixture instead of comparing.
+# Real records against the results reference (harness --record-fields, docs/results-reference.md):
+# a training trial (tabular with a target loss and a timeline, and a sequence model) and a
+# collective trial may carry only listed fields of their kind, must carry every field listed
+# as always there, and carry record_version. A record from a newer harness is refused by
+# --resume, naming the file and line.
 source "$(dirname "$0")/lib.bash"
 
 cat > "$WORK/keys.json" <<'JSON'
 {"name": "keys", "seed": 1, "parts": [
   {"name": "tabular", "kind": "train",
-   "settings": {"dataset": {"rows": 600}, "epochs": 1, "target_loss": 0.5, "world_size": 2}},
+   "settings": {"dataset": {"rows": 600}, "epochs": 1, "target_loss": 0.5, "world_size": 2,
+                "timeline": true, "min_time_s": 0.2}},
   {"name": "sequence", "kind": "train",
-   "settings": {"model": "lstm", "epochs": 1, "world_size": 2,
+   "settings": {"model": "lstm", "epochs": 1, "world_size": 2, "min_time_s": 0.2,
                 "dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 3, "window": 8, "stride": 4}}},
   {"name": "collective", "kind": "collective",
    "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 64, "step_factor": 4, "iters": 2, "warmup_iters": 1}}]}
 JSON
 $MPIRUN -np 2 "$HARNESS" "$WORK/keys.json" --results-dir "$WORK/r" -q
-py "$(only_run_dir "$WORK/r")" "${RECORD_KEYS_WRITE:-}" tests/fixtures/record_keys/keys.json <<'PY'
+"$HARNESS" --record-fields >"$WORK/reference.md"
+RUN_DIR="$(only_run_dir "$WORK/r")"
+py "$RUN_DIR" "$WORK/reference.md" <<'PY'
 import json, os, sys
-d, write_to, fixture = sys.argv[1], sys.argv[2], sys.argv[3]
+d, reference = sys.argv[1], sys.argv[2]
+
+# The reference's rows: | `path` | type | unit | present | meaning |, under one heading per kind.
+listed = {"every": {}, "train": {}, "collective": {}}
+section = None
+for line in open(reference):
+    if line.startswith("## "):
+        section = ("every" if "Every record" in line else
+                   "train" if "Train records" in line else "collective")
+    elif line.startswith("| `"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        listed[section][cells[0].strip("`")] = cells[3]
+assert all(listed.values()), listed
 
 def paths(value, prefix=""):
     # Object keys, recursively; arrays of objects by their first element ("points[]").
@@ -25,27 +41,42 @@ def paths(value, prefix=""):
     if isinstance(value, dict):
         for k, v in value.items():
             p = prefix + "." + k if prefix else k
-            if k in ("settings", "axes"):  # copies of the experiment, not record fields
-                out.add(p)
-                continue
             out.add(p)
-            out |= paths(v, p)
+            if k not in ("settings", "axes", "model_files"):  # the experiment's, not fields
+                out |= paths(v, p)
     elif isinstance(value, list) and value and isinstance(value[0], dict):
         out |= paths(value[0], prefix + "[]")
     return out
 
 records = [json.loads(l) for l in open(os.path.join(d, "trials.jsonl"))]
-assert all(r["status"] == "ok" for r in records), [(r["part"], r["reason"]) for r in records]
-got = {r["part"]: sorted(paths(r)) for r in records}
-if write_to:
-    json.dump(got, open(write_to, "w"), indent=1)
-    print("wrote", write_to)
-    sys.exit(0)
-want = json.load(open(fixture))
-for part in want:
-    missing = sorted(set(want[part]) - set(got[part]))
-    extra = sorted(set(got[part]) - set(want[part]))
-    assert not missing and not extra, (part, "missing", missing, "extra", extra)
-print("record fields unchanged:", {p: len(k) for p, k in got.items()})
+assert len(records) == 3 and all(r["status"] == "ok" for r in records), \
+    [(r["part"], r["reason"]) for r in records]
+for r in records:
+    assert r["record_version"] == 2, r.get("record_version")
+    fields = dict(listed["every"], **listed[r["kind"]])
+    got = paths(r)
+    unlisted = sorted(got - set(fields))
+    missing = sorted(p for p, present in fields.items() if present == "always" and p not in got)
+    assert not unlisted, (r["part"], "fields the reference does not list", unlisted)
+    assert not missing, (r["part"], "fields listed as always there but missing", missing)
+    print(f"{r['part']}: {len(got)} fields, all listed")
+for part, path in (("tabular", "trace_file"), ("tabular", "target.reached"),
+                   ("sequence", "detection_points.auroc")):
+    assert path in paths(next(r for r in records if r["part"] == part)), (part, path)
 PY
+
+# A record from a newer harness: --resume refuses the folder, naming the file and line.
+py "$RUN_DIR/trials.jsonl" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+record = json.loads(lines[1])
+record["record_version"] = 99
+lines[1] = json.dumps(record)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+status=0
+$MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q >"$WORK/out" 2>&1 || status=$?
+[ "$status" -eq 2 ] || fail "resume of a folder with a newer record exited $status (expected 2)"
+grep -q "trials.jsonl:2: record_version 99 is newer than this harness reads (up to 2)" "$WORK/out" ||
+  fail "the refusal does not name the file, line and versions: $(cat "$WORK/out")"
 echo PASS

@@ -5,7 +5,7 @@
 namespace harness {
 
 Json new_trial_record(const Trial& trial, int world_size) {
-  Json record{{"schema_version", kRecordSchemaVersion},
+  Json record{{"record_version", kRecordVersion},
               {"kind", trial.kind},
               {"part", trial.part},
               {"key", trial.key},
@@ -20,6 +20,12 @@ Json new_trial_record(const Trial& trial, int world_size) {
               {"settings", trial.settings}};
   if (!trial.model_files.empty()) record["model_files"] = trial.model_files;
   return record;
+}
+
+int record_version_of(const Json& record) {
+  if (record.contains("record_version") && record["record_version"].is_number_integer())
+    return record["record_version"].get<int>();
+  return record.contains("schema_version") ? 1 : 0;
 }
 
 Json finish_record(Json record, TrialStatus status, const std::string& reason,

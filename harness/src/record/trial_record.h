@@ -1,17 +1,21 @@
-// The common frame of a trial record in trials.jsonl (schema_version 1): who the trial is,
-// how it ended and how long it took. Each kind adds its own fields.
+// The common frame of a trial record in trials.jsonl: its record_version, who the trial is,
+// how it ended and how long it took. Each kind adds its own fields (record/record_reference.h
+// lists them all).
 #pragma once
 
 #include <chrono>
 #include <string>
 
 #include "common/json.h"
+#include "record/record_reference.h"
 #include "record/trial_status.h"
 #include "spec/trial.h"
 
 namespace harness {
 
-inline constexpr int kRecordSchemaVersion = 1;
+// The layout version of a record read back: record_version, or 1 for records that called it
+// schema_version, or 0 when it has neither.
+int record_version_of(const Json& record);
 
 Json new_trial_record(const Trial& trial, int world_size);
 

@@ -5,6 +5,7 @@
 
 #include "common/input_error.h"
 #include "common/utc_time.h"
+#include "record/trial_record.h"
 #include "results/file_writing.h"
 
 namespace harness {
@@ -67,6 +68,12 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
       dropped = true;
       continue;
     }
+    const int version = record_version_of(record);
+    if (version > kRecordVersion)
+      throw InputError(directory + "/trials.jsonl:" + std::to_string(number) + ": record_version " +
+                       std::to_string(version) + " is newer than this harness reads (up to " +
+                       std::to_string(kRecordVersion) +
+                       "); continue the folder with the harness that wrote it");
     store.records_.push_back(std::move(record));
   }
   if (!dropped) return store;

@@ -19,6 +19,7 @@ struct CommandLine {
   bool verbose = false;
   bool list_plugins = false;
   bool fields = false;
+  bool record_fields = false;
   std::vector<std::string> argv;  // as typed, for meta.json
 };
 

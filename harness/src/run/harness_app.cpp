@@ -13,6 +13,7 @@
 #include "loader/plugin_registry.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/string_broadcast.h"
+#include "record/record_reference.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
@@ -117,6 +118,10 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   }
   if (cli.fields) {
     print_field_reference();
+    return listing_written();
+  }
+  if (cli.record_fields) {
+    std::fputs(record_reference_markdown().c_str(), stdout);
     return listing_written();
   }
   MpiRuntime mpi(argc, argv);

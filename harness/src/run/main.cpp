@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
       ->excludes(quiet);
   app.add_flag("--list-plugins", cli.list_plugins, "list the plugins found and exit");
   app.add_flag("--fields", cli.fields, "print the experiment field reference (Markdown) and exit");
+  app.add_flag("--record-fields", cli.record_fields,
+               "print the reference of the fields in trials.jsonl (Markdown) and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
