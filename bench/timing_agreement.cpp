@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   settings.min_time_s = 0.1;
   settings.check = false;
   settings.quiet.wait_s = 0;  // the plain loop beside it does not wait for a quiet machine
-  harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD);
+  harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
   harness::ReductionMemory memory(joined.communicator);
   const harness::PointBenchmark benchmark{harness::collective_op("allreduce"),
                                           settings,

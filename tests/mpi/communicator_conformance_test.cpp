@@ -158,7 +158,7 @@ class Conformance : public ::testing::TestWithParam<Variant> {
   template <class T>
   void check_all_groups(plugin::DType dtype, plugin::ReduceOp op) {
     for (int k = 2; k <= world_size(); ++k) {
-      MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k);
+      MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k, nullptr);
       if (group != MPI_COMM_NULL) {
         check_allreduce<T>(group, dtype, op);
         MPI_Comm_free(&group);

@@ -24,7 +24,7 @@ using testing::world_size;
 
 TEST(Groups, FirstRanksFormTheGroupOthersGetNull) {
   for (int k = 1; k <= world_size(); ++k) {
-    MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k);
+    MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k, nullptr);
     if (world_rank() < k) {
       ASSERT_NE(group, MPI_COMM_NULL);
       int size = 0, rank = 0;
@@ -41,12 +41,12 @@ TEST(Groups, FirstRanksFormTheGroupOthersGetNull) {
 }
 
 TEST(Groups, EveryRankLearnsTheFirstProblem) {
-  const GroupProblem none = agree_on_problem(MPI_COMM_WORLD, {});
+  const GroupProblem none = agree_on_problem(MPI_COMM_WORLD, {}, nullptr);
   EXPECT_FALSE(none.any());
   GroupProblem mine;
   if (world_rank() >= 1)
     mine = {TrialStatus::kSkipped, "broken on " + std::to_string(world_rank())};
-  const GroupProblem agreed = agree_on_problem(MPI_COMM_WORLD, mine);
+  const GroupProblem agreed = agree_on_problem(MPI_COMM_WORLD, mine, nullptr);
   EXPECT_EQ(agreed.status, TrialStatus::kSkipped);
   EXPECT_EQ(agreed.reason, "rank 1: broken on 1");
 }

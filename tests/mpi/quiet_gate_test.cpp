@@ -19,13 +19,15 @@ using testing::world_rank;
 // Readings in order, then full speed.
 std::function<double()> scripted(std::vector<double> readings) {
   auto next = std::make_shared<std::size_t>(0);
-  return [readings, next] { return *next < readings.size() ? readings[(*next)++] : 1.0; };
+  return [readings, next] {
+    return *next < readings.size() ? readings[(*next)++] : 1.0;
+  };
 }
 
 QuietGateSettings settings(double wait_s) { return {1.25, wait_s}; }
 
 TEST(QuietGate, WaitsForTheSpellToEndBeforeMeasuring) {
-  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({2.0, 1.9, 1.0, 1.1}));
+  QuietGate gate(settings(10), MPI_COMM_SELF, nullptr, scripted({2.0, 1.9, 1.0, 1.1}));
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_TRUE(gate.last_quiet());
@@ -39,7 +41,7 @@ TEST(QuietGate, WaitsForTheSpellToEndBeforeMeasuring) {
 TEST(QuietGate, AfterASpellWaitsForAReadingWellInsideTheThreshold) {
   // Threshold 1.25: after the spell's 2.0, 1.2 is under the threshold but still flickering;
   // only 1.1 (under 1.125, half way to full speed) lets the measurement start.
-  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({2.0, 1.2, 1.1, 1.0}));
+  QuietGate gate(settings(10), MPI_COMM_SELF, nullptr, scripted({2.0, 1.2, 1.1, 1.0}));
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.1);
@@ -47,7 +49,7 @@ TEST(QuietGate, AfterASpellWaitsForAReadingWellInsideTheThreshold) {
 }
 
 TEST(QuietGate, AReadingUnderTheThresholdWithoutASpellMeasuresAtOnce) {
-  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({1.2, 1.0}));
+  QuietGate gate(settings(10), MPI_COMM_SELF, nullptr, scripted({1.2, 1.0}));
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_TRUE(gate.last_quiet());
@@ -56,7 +58,7 @@ TEST(QuietGate, AReadingUnderTheThresholdWithoutASpellMeasuresAtOnce) {
 }
 
 TEST(QuietGate, MeasuresAgainWhenASpellBeganDuringTheMeasurement) {
-  QuietGate gate(settings(10), MPI_COMM_SELF, scripted({1.0, 2.5, 1.0, 1.0}));
+  QuietGate gate(settings(10), MPI_COMM_SELF, nullptr, scripted({1.0, 2.5, 1.0, 1.0}));
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 2);
   EXPECT_TRUE(gate.last_quiet());
@@ -65,7 +67,7 @@ TEST(QuietGate, MeasuresAgainWhenASpellBeganDuringTheMeasurement) {
 }
 
 TEST(QuietGate, KeepsAndMarksWhatTheBudgetCannotMakeQuiet) {
-  QuietGate gate(settings(0.05), MPI_COMM_SELF, [] { return 2.0; });
+  QuietGate gate(settings(0.05), MPI_COMM_SELF, nullptr, [] { return 2.0; });
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_FALSE(gate.last_quiet());
@@ -75,7 +77,7 @@ TEST(QuietGate, KeepsAndMarksWhatTheBudgetCannotMakeQuiet) {
 }
 
 TEST(QuietGate, OnlyObservesWithoutABudget) {
-  QuietGate gate(settings(0), MPI_COMM_SELF, scripted({1.0, 3.0}));
+  QuietGate gate(settings(0), MPI_COMM_SELF, nullptr, scripted({1.0, 3.0}));
   int calls = 0;
   gate.measure([&] { return ++calls; });
   EXPECT_EQ(calls, 1);
@@ -86,8 +88,8 @@ TEST(QuietGate, OnlyObservesWithoutABudget) {
 TEST(QuietGate, TheGroupAgreesOnTheSlowestRank) {
   // Only rank 1 is in a spell, for its first two readings; every rank must wait alike.
   const bool slow = world_rank() == 1;
-  QuietGate gate(settings(10), MPI_COMM_WORLD, scripted(slow ? std::vector<double>{3.0, 3.0}
-                                                                   : std::vector<double>{}));
+  QuietGate gate(settings(10), MPI_COMM_WORLD, nullptr,
+                 scripted(slow ? std::vector<double>{3.0, 3.0} : std::vector<double>{}));
   int calls = 0;
   gate.measure([&] { return ++calls; });
   EXPECT_EQ(calls, 1);

@@ -21,18 +21,14 @@ namespace harness::testing {
 // it null. Every world rank must call it.
 inline Json run_training(int world, std::uint64_t seed, const std::string& extra,
                          const PluginRegistry& plugins, DataCache& data) {
-  Json settings = {{"world_size", world},
-                   {"epochs", 2},
-                   {"batch_size", 16},
-                   {"dataset", {{"rows", 600}}},
-                   {"min_time_s", 0.05},
-                   {"quiet_wait_s", 0}};
+  Json settings = {{"world_size", world},        {"epochs", 2},        {"batch_size", 16},
+                   {"dataset", {{"rows", 600}}}, {"min_time_s", 0.05}, {"quiet_wait_s", 0}};
   deep_merge(settings, Json::parse(extra));
   const Experiment e = parse_experiment(
       Json{{"name", "t"}, {"seed", seed}, {"settings", settings}}.dump(), "test", {});
   const Trial trial = expand_trials(e).at(0);
   Json record;
-  MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world);
+  MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, world, nullptr);
   if (group != MPI_COMM_NULL) {
     TrialContext context{group, 0, 0, &plugins, &data};
     MPI_Comm_rank(group, &context.rank);

@@ -23,8 +23,8 @@ int main(int argc, char** argv) {
     }
     // A fixed count, not a time: every rank must make the same barriers.
     for (std::uint64_t step = 0; step < 20000; ++step) {
-      harness::WatchedOperation outer("training step", step, size);
-      harness::WatchedOperation inner("gradient allreduce", step, size);
+      harness::WatchedOperation outer(&watchdog, "training step", step, size);
+      harness::WatchedOperation inner(&watchdog, "gradient allreduce", step, size);
       MPI_Barrier(MPI_COMM_WORLD);
     }
   }

@@ -30,10 +30,11 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
       !shortfall.empty())
     too_big = {TrialStatus::kFailed, "messages of " + std::to_string(largest) + " bytes on " +
                                          std::to_string(context.size) + " ranks " + shortfall};
-  if (const GroupProblem agreed = agree_on_problem(context.comm, too_big); agreed.any())
+  if (const GroupProblem agreed = agree_on_problem(context.comm, too_big, context.watchdog);
+      agreed.any())
     return finish_record(record, agreed.status, agreed.reason, started);
   try {
-    QuietGate gate(settings.quiet, context.comm);
+    QuietGate gate(settings.quiet, context.comm, context.watchdog);
     ReductionMemory memory(backend.communicator);
     const PointBenchmark benchmark{collective_op("allreduce"),
                                    settings,

@@ -49,15 +49,15 @@ double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
   for (int i = 0; i < std::max(1, b.settings.warmup_iters); ++i) {
-    WatchedOperation watched("collective warm-up call", static_cast<std::uint64_t>(i),
-                             b.context.size);
+    WatchedOperation watched(b.context.watchdog, "collective warm-up call",
+                             static_cast<std::uint64_t>(i), b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     call(b, view);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
-  return max_over_ranks(percentile(seconds, 50), b.context.comm);
+  return max_over_ranks(percentile(seconds, 50), b.context.comm, b.context.watchdog);
 }
 
 // How many samples of how many calls: at least iters samples and min_time_s seconds, at
@@ -88,8 +88,8 @@ std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, Samp
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     // Watched per sample, not per call: a few atomic stores would show in a 4 B call.
-    WatchedOperation watched("collective sample", static_cast<std::uint64_t>(sample),
-                             b.context.size);
+    WatchedOperation watched(b.context.watchdog, "collective sample",
+                             static_cast<std::uint64_t>(sample), b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
     for (int i = 0; i < plan.calls_per_sample; ++i) call(b, view);
@@ -105,8 +105,8 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
   const plugin::BufferView view = view_of(buffer, b);
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
-    WatchedOperation watched("collective sample", static_cast<std::uint64_t>(sample),
-                             b.context.size);
+    WatchedOperation watched(b.context.watchdog, "collective sample",
+                             static_cast<std::uint64_t>(sample), b.context.size);
     buffer.copy_(pristine);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
@@ -121,7 +121,7 @@ std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& p
 // One call from every rank's data, compared with the expected result; wrong elements over
 // all ranks (complete on rank 0).
 long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
-  WatchedOperation watched("collective correctness check", 0, b.context.size);
+  WatchedOperation watched(b.context.watchdog, "collective correctness check", 0, b.context.size);
   buffer.copy_(pristine);
   call(b, view_of(buffer, b));
   throw_if_failed(b.communicator.synchronize(), "synchronize");
@@ -175,7 +175,8 @@ CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_b
                ? time_loops(b, buffer, plan)
                : time_iterations(b, pristine, buffer, plan);
   });
-  CollectivePoint point = summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm));
+  CollectivePoint point =
+      summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm, b.context.watchdog));
   if (b.gate.active()) point.slowdown = b.gate.last_slowdown();
   point.noisy = point.noisy || !b.gate.last_quiet();
   if (b.settings.check) point.wrong = count_wrong(b, pristine, buffer);

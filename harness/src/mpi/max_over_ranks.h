@@ -8,10 +8,13 @@
 
 namespace harness {
 
-// Collective over comm: the largest value over the ranks.
-double max_over_ranks(double value, MPI_Comm comm);
+class Watchdog;
+
+// Collective over comm: the largest value over the ranks (watched by `watchdog`, may be null).
+double max_over_ranks(double value, MPI_Comm comm, Watchdog* watchdog);
 
 // Collective over comm, every rank passing as many values: the element-wise maximum.
-std::vector<double> max_over_ranks(const std::vector<double>& values, MPI_Comm comm);
+std::vector<double> max_over_ranks(const std::vector<double>& values, MPI_Comm comm,
+                                   Watchdog* watchdog);
 
 }  // namespace harness

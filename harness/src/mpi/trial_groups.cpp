@@ -9,12 +9,12 @@
 
 namespace harness {
 
-MPI_Comm split_first_ranks(MPI_Comm world, int group_size) {
+MPI_Comm split_first_ranks(MPI_Comm world, int group_size, Watchdog* watchdog) {
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   int world_size = 1;
   MPI_Comm_size(world, &world_size);
-  WatchedOperation watched("forming the trial's group", 0, world_size);
+  WatchedOperation watched(watchdog, "forming the trial's group", 0, world_size);
   MPI_Comm group = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(world, rank < group_size ? 0 : MPI_UNDEFINED, rank, &group),
             "MPI_Comm_split");

@@ -6,9 +6,12 @@
 
 namespace harness {
 
+class Watchdog;
+
 // A communicator holding world ranks 0..group_size-1 (MPI_COMM_NULL on the others).
-// Collective over `world`. The caller frees it with MPI_Comm_free.
-MPI_Comm split_first_ranks(MPI_Comm world, int group_size);
+// Collective over `world`, watched by `watchdog` (may be null). The caller frees it with
+// MPI_Comm_free.
+MPI_Comm split_first_ranks(MPI_Comm world, int group_size, Watchdog* watchdog);
 
 // A barrier that polls with short sleeps instead of spinning, so idle ranks use no CPU.
 void sleeping_barrier(MPI_Comm comm);

@@ -22,8 +22,6 @@ constexpr auto kPoll = std::chrono::duration<double>(kWatchdogPollSeconds);
 // reported before the stuck ones are named.
 constexpr double kGraceSeconds = kWatchdogGraceSeconds;
 
-Watchdog* the_instance = nullptr;
-
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
       .count();
@@ -56,14 +54,12 @@ Watchdog::Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang)
   } else if (level < MPI_THREAD_MULTIPLE) {
     inactive_reason_ = "the MPI library gave no MPI_THREAD_MULTIPLE";
   }
-  the_instance = this;
   if (!inactive_reason_.empty()) return;
   MPI_Comm_dup(world, &comm_);
   thread_ = std::thread([this] { run(); });
 }
 
 Watchdog::~Watchdog() {
-  the_instance = nullptr;
   if (!thread_.joinable()) return;
   stop_ = true;
   thread_.join();
@@ -80,8 +76,6 @@ Watchdog::~Watchdog() {
   }
   MPI_Comm_free(&comm_);
 }
-
-Watchdog* Watchdog::instance() { return the_instance; }
 
 void Watchdog::enter(const char* operation, std::uint64_t step, int group_size) {
   step_ = step;
@@ -238,8 +232,9 @@ std::string Watchdog::compose(const Report* reports, int count) const {
   return message;
 }
 
-WatchedOperation::WatchedOperation(const char* operation, std::uint64_t step, int group_size)
-    : watchdog_(Watchdog::instance()) {
+WatchedOperation::WatchedOperation(Watchdog* watchdog, const char* operation, std::uint64_t step,
+                                   int group_size)
+    : watchdog_(watchdog) {
   if (!watchdog_) return;
   outer_ = watchdog_->current();
   watchdog_->enter(operation, step, group_size);

@@ -1,5 +1,7 @@
 // The watchdog (Horovod's stall check, torch's desync report): every collective, barrier and
-// training step of a trial runs as a WatchedOperation with a deadline. A rank whose current
+// training step of a trial runs as a WatchedOperation with a deadline. The job's watchdog is a
+// handle the sweep creates and hands to each trial in its TrialContext (nullptr: unwatched);
+// code below the trial takes it as a parameter. A rank whose current
 // operation has lasted longer than the timeout reports (operation, step, seconds) to rank 0 on
 // a communicator of its own, from a thread of its own. Rank 0 gathers the reports for a short
 // grace period, names the ranks that are not waiting in the same operation ("rank 1 has not
@@ -37,9 +39,6 @@ class Watchdog {
   double timeout_s() const { return timeout_s_; }
   // Why it is off, when it is.
   const std::string& inactive_reason() const { return inactive_reason_; }
-
-  // The process's watchdog (nullptr when none): WatchedOperation finds it here.
-  static Watchdog* instance();
 
   // What the main thread is in; used by WatchedOperation (main thread only).
   struct State {
@@ -79,9 +78,10 @@ class Watchdog {
 // RAII: the main thread is inside `operation` (a string literal) of `step`, an operation of the
 // group of world ranks 0..group_size-1 (a trial's group), until destroyed. Nests: an inner
 // operation replaces the outer one and gives it back, with its own start, when it ends.
+// A null watchdog watches nothing.
 class WatchedOperation {
  public:
-  WatchedOperation(const char* operation, std::uint64_t step, int group_size);
+  WatchedOperation(Watchdog* watchdog, const char* operation, std::uint64_t step, int group_size);
   ~WatchedOperation();
   WatchedOperation(const WatchedOperation&) = delete;
   WatchedOperation& operator=(const WatchedOperation&) = delete;

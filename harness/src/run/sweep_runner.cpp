@@ -171,11 +171,13 @@ std::vector<char> broadcast_done_flags(const std::vector<Trial>& trials,
 }
 
 // On the trial's group: the kind's record. Outside it: an empty record.
-Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& data) {
-  MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, trial.world_size);
+Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& data,
+                  Watchdog* watchdog) {
+  MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, trial.world_size, watchdog);
   if (group == MPI_COMM_NULL) return {};
   TrialContext context;
   context.comm = group;
+  context.watchdog = watchdog;
   MPI_Comm_rank(group, &context.rank);
   MPI_Comm_size(group, &context.size);
   context.plugins = &plugins;
@@ -198,19 +200,20 @@ struct TrialDriver {
   const PluginRegistry& plugins;
   DataCache& data;
   HangRecorder& hangs;
+  Watchdog* watchdog;
   Leader* leader;  // rank 0 only
   ConsoleReporter& reporter;
 
   void run(const Trial& trial, std::size_t position) {
     if (leader) reporter.trial_started(trial, position);
     hangs.trial_started(&trial);
-    const Json record = run_on_group(trial, plugins, data);
+    const Json record = run_on_group(trial, plugins, data, watchdog);
     {
       // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
       // trial's ranks only wait for each other. Nobody starts the next trial early.
       const bool member = rank < trial.world_size;
       std::optional<WatchedOperation> watched;
-      if (member) watched.emplace("end of trial", trial.index, trial.world_size);
+      if (member) watched.emplace(watchdog, "end of trial", trial.index, trial.world_size);
       sleeping_barrier(MPI_COMM_WORLD);
     }
     hangs.trial_started(nullptr);
@@ -410,7 +413,7 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
                     [&hangs](const std::string& message) { hangs.record(message); });
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
   if (const Json files = model_file_hashes(trials); !files.empty()) meta["model_files"] = files;
-  TrialDriver driver{rank, plugins, data, hangs, leader.get(), reporter};
+  TrialDriver driver{rank, plugins, data, hangs, &watchdog, leader.get(), reporter};
   try {
     run_in_folder(experiment, trials, done, driver, meta, watchdog, resuming);
   } catch (const ResultsWriteError& e) {

@@ -42,12 +42,13 @@ std::vector<std::int64_t> clock_offsets(MPI_Comm comm, int rank, int size) {
 
 }  // namespace
 
-Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm) {
+Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm,
+                        Watchdog* watchdog) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   if (size < 2 || arrival_ns.empty()) return nullptr;
-  WatchedOperation watched("straggler analysis", 0, size);
+  WatchedOperation watched(watchdog, "straggler analysis", 0, size);
   const auto offsets = clock_offsets(comm, rank, size);
   const auto steps = static_cast<int>(arrival_ns.size());
   std::vector<std::int64_t> all(rank == 0 ? arrival_ns.size() * static_cast<std::size_t>(size) : 0);

@@ -28,13 +28,13 @@ std::uint64_t state_hash(FusionBuffer& fusion, const std::vector<at::Tensor>& bu
 }  // namespace
 
 ReplicaCheck check_replicas(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers,
-                            MPI_Comm comm) {
+                            MPI_Comm comm, Watchdog* watchdog) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   ReplicaCheck check;
   check.hash = state_hash(fusion, buffers);
   std::vector<std::uint64_t> hashes(static_cast<std::size_t>(size));
-  WatchedOperation watched("replica check", 0, size);
+  WatchedOperation watched(watchdog, "replica check", 0, size);
   check_mpi(MPI_Allgather(&check.hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, comm),
             "MPI_Allgather");
   for (auto h : hashes) check.consistent = check.consistent && h == hashes[0];

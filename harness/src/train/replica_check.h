@@ -15,13 +15,15 @@
 
 namespace harness {
 
+class Watchdog;
+
 struct ReplicaCheck {
   bool consistent = true;
   std::uint64_t hash = 0;  // this rank's fingerprint (FNV-1a of the parameters' and buffers' bytes)
 };
 
-// Collective over comm.
+// Collective over comm, watched by `watchdog` (may be null).
 ReplicaCheck check_replicas(FusionBuffer& fusion, const std::vector<at::Tensor>& buffers,
-                            MPI_Comm comm);
+                            MPI_Comm comm, Watchdog* watchdog);
 
 }  // namespace harness

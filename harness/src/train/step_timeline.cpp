@@ -29,11 +29,11 @@ void add_names(int rank, Json* events) {
 
 }  // namespace
 
-void StepTimeline::start(MPI_Comm comm) {
+void StepTimeline::start(MPI_Comm comm, Watchdog* watchdog) {
   if (max_steps_ == 0) return;
   int size = 0;
   MPI_Comm_size(comm, &size);
-  WatchedOperation watched("start of the timeline", 0, size);
+  WatchedOperation watched(watchdog, "start of the timeline", 0, size);
   check_mpi(MPI_Barrier(comm), "MPI_Barrier");
   origin_ = Clock::now();
   started_ = true;
@@ -76,12 +76,12 @@ void StepTimeline::instant(Lane lane, const char* name, Clock::time_point at, Js
   events_.push_back(std::move(event));
 }
 
-Json StepTimeline::gather(MPI_Comm comm) const {
+Json StepTimeline::gather(MPI_Comm comm, Watchdog* watchdog) const {
   if (max_steps_ == 0) return nullptr;
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  WatchedOperation watched("gathering the timeline", 0, size);
+  WatchedOperation watched(watchdog, "gathering the timeline", 0, size);
   std::string mine;
   {
     std::lock_guard<std::mutex> lock(mutex_);

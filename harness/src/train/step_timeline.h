@@ -16,6 +16,8 @@
 
 namespace harness {
 
+class Watchdog;
+
 class StepTimeline {
  public:
   using Clock = std::chrono::steady_clock;
@@ -25,7 +27,7 @@ class StepTimeline {
   explicit StepTimeline(std::size_t max_steps) : max_steps_(max_steps) {}
 
   // Collective: the common time origin; recording starts with the next begin_step.
-  void start(MPI_Comm comm);
+  void start(MPI_Comm comm, Watchdog* watchdog);
   // The main thread opens each step; recording stops after max_steps of them.
   void begin_step(std::uint64_t step);
   bool recording() const { return recording_.load(std::memory_order_relaxed); }
@@ -37,7 +39,7 @@ class StepTimeline {
 
   // Collective over comm: on rank 0 the trace ({"traceEvents": [...]}) of every rank; null
   // elsewhere, and on every rank when the timeline is off (max_steps 0).
-  Json gather(MPI_Comm comm) const;
+  Json gather(MPI_Comm comm, Watchdog* watchdog) const;
 
  private:
   double micros(Clock::time_point t) const;

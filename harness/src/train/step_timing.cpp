@@ -27,14 +27,16 @@ double median_or_zero(const std::vector<double>& values) {
   return values.empty() ? 0.0 : percentile(values, 50);
 }
 
-std::vector<RankMedians> gather_medians(const StepSamples& samples, MPI_Comm comm, int size) {
+std::vector<RankMedians> gather_medians(const StepSamples& samples, const TrialContext& context) {
+  const int size = context.size;
   const RankMedians mine{median_or_zero(samples.total_s), median_or_zero(samples.compute_s),
                          median_or_zero(samples.exposed_comm_s), median_or_zero(samples.comm_s),
                          median_or_zero(samples.optimizer_s)};
   std::vector<RankMedians> all(static_cast<std::size_t>(size));
-  WatchedOperation watched("gathering step times", 0, size);
-  check_mpi(MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, comm),
-            "MPI_Gather");
+  WatchedOperation watched(context.watchdog, "gathering step times", 0, size);
+  check_mpi(
+      MPI_Gather(&mine, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0, context.comm),
+      "MPI_Gather");
   return all;
 }
 
@@ -116,18 +118,18 @@ std::size_t count_slow(const std::vector<double>& seconds, double factor) {
 }  // namespace
 
 Json summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
-                           const TrainSettings& settings, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  if (samples.steps() == 0) return rank == 0 ? without_steps() : Json::object();
-  const auto slowest = max_over_ranks(samples.total_s, comm);
-  const auto ranks = gather_medians(samples, comm, size);
-  const double wall = max_over_ranks(samples.wall_seconds, comm);
+                           const TrainSettings& settings, const TrialContext& context) {
+  const bool leader = context.rank == 0;
+  if (samples.steps() == 0) return leader ? without_steps() : Json::object();
+  const MPI_Comm comm = context.comm;
+  Watchdog* watchdog = context.watchdog;
+  const auto slowest = max_over_ranks(samples.total_s, comm, watchdog);
+  const auto ranks = gather_medians(samples, context);
+  const double wall = max_over_ranks(samples.wall_seconds, comm, watchdog);
   const double slow_training = max_over_ranks(
-      static_cast<double>(count_slow(training_steps, settings.slow_step_factor)), comm);
-  const Json stragglers = summarise_arrivals(samples.arrival_ns, comm);
-  if (rank != 0) return Json::object();
+      static_cast<double>(count_slow(training_steps, settings.slow_step_factor)), comm, watchdog);
+  const Json stragglers = summarise_arrivals(samples.arrival_ns, comm, watchdog);
+  if (!leader) return Json::object();
   Json result = describe(summarise(slowest), ranks, samples, wall, settings);
   const std::size_t slow_timing = count_slow(slowest, settings.slow_step_factor);
   result["slow_steps"] = {{"timing", slow_timing},

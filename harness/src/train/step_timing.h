@@ -10,10 +10,10 @@
 
 namespace harness {
 
-// Collective over comm. On rank 0: {"throughput", "step_time_ms", "timing", "noisy",
+// Collective over the trial's group. On rank 0: {"throughput", "step_time_ms", "timing", "noisy",
 // "slow_steps", "stragglers"} for the record (null figures when there were no steps);
 // elsewhere an empty object. training_steps: this rank's training-phase step durations.
 Json summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
-                           const TrainSettings& settings, MPI_Comm comm);
+                           const TrainSettings& settings, const TrialContext& context);
 
 }  // namespace harness

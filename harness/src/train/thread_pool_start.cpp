@@ -54,10 +54,10 @@ GroupProblem start_thread_pool(int threads, const TrialContext& context) {
   if (std::string problem = thread_start_problem(needed); !problem.empty()) {
     local = {TrialStatus::kFailed, problem};
   } else {
-    WatchedOperation watched("start of LibTorch's thread pool", 0, context.size);
+    WatchedOperation watched(context.watchdog, "start of LibTorch's thread pool", 0, context.size);
     at::set_num_threads(threads);
   }
-  return agree_on_problem(context.comm, local);
+  return agree_on_problem(context.comm, local, context.watchdog);
 }
 
 }  // namespace harness

@@ -95,7 +95,7 @@ void TrainingLoop::run_epoch(std::uint64_t epoch) {
 }
 
 TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, double lr) {
-  WatchedOperation watched_step("training step", steps_run_, context_.size);
+  WatchedOperation watched_step(context_.watchdog, "training step", steps_run_, context_.size);
   if (timeline_) timeline_->begin_step(steps_run_);
   const auto t0 = Clock::now();
   // The buffers' broadcast is communication the step waits for, not compute.
@@ -112,7 +112,8 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   const auto t1 = Clock::now();
   StepCommunication communication;
   {
-    WatchedOperation watched_allreduce("gradient allreduce", steps_run_, context_.size);
+    WatchedOperation watched_allreduce(context_.watchdog, "gradient allreduce", steps_run_,
+                                       context_.size);
     communication = reducer_.finish_step();
   }
   const auto t2 = Clock::now();
@@ -170,7 +171,7 @@ void TrainingLoop::record_loss(double global_loss) {
 
 StepSamples TrainingLoop::time_steps(QuietGate& gate) {
   for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i) timing_step();
-  if (timeline_) timeline_->start(context_.comm);
+  if (timeline_) timeline_->start(context_.comm, context_.watchdog);
   return gate.measure([this] { return timed_rounds(); });
 }
 
@@ -184,7 +185,8 @@ StepSamples TrainingLoop::timed_rounds() {
     time_round(std::min<std::size_t>(round, settings_.max_timing_steps - samples.steps()),
                &samples);
     // Every rank decides on the slowest rank's numbers, so all run the same steps.
-    const double timed = max_over_ranks(seconds_between(started, Clock::now()), context_.comm);
+    const double timed =
+        max_over_ranks(seconds_between(started, Clock::now()), context_.comm, context_.watchdog);
     if (timed >= settings_.min_time_s) break;
     const double per_step = std::max(timed / static_cast<double>(samples.steps()), 1e-9);
     round = static_cast<std::size_t>(std::ceil((settings_.min_time_s - timed) / per_step)) + 1;

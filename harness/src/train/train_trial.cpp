@@ -38,14 +38,14 @@ GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
   } catch (const std::exception& e) {
     local = {TrialStatus::kFailed, e.what()};
   }
-  return agree_on_problem(context.comm, local);
+  return agree_on_problem(context.comm, local, context.watchdog);
 }
 
 // Horovod's broadcast_parameters (and DDP's buffers): everyone starts from rank 0's initial
 // weights and buffers.
 void broadcast_initial_state(FusionBuffer& fusion, BufferSync& buffers,
-                             plugin::Communicator& communicator, int group_size) {
-  WatchedOperation watched("broadcast of initial parameters", 0, group_size);
+                             plugin::Communicator& communicator, const TrialContext& context) {
+  WatchedOperation watched(context.watchdog, "broadcast of initial parameters", 0, context.size);
   fusion.pack_values();
   throw_if_failed(communicator.broadcast(fusion.view(), 0), "broadcast");
   throw_if_failed(communicator.synchronize(), "synchronize");
@@ -69,7 +69,7 @@ GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& se
       local = {TrialStatus::kFailed, std::string("evaluation: ") + e.what()};
     }
   }
-  return agree_on_problem(context.comm, local);
+  return agree_on_problem(context.comm, local, context.watchdog);
 }
 
 // Overlap calls the communicator from a second thread while the watchdog's thread may call
@@ -170,7 +170,7 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/0);
     BufferSync buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator);
-    broadcast_initial_state(fusion, buffers, *backend.communicator, context.size);
+    broadcast_initial_state(fusion, buffers, *backend.communicator, context);
     record["model"]["buffers"] = buffers.describe();
     StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
     ReductionMemory memory(backend.communicator);
@@ -183,20 +183,22 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
                       settings.timeline ? &timeline : nullptr);
     const TrainOutcome outcome = loop.train();
     {
-      WatchedOperation watched("buffer broadcast after training", outcome.steps, context.size);
+      WatchedOperation watched(context.watchdog, "buffer broadcast after training", outcome.steps,
+                               context.size);
       buffers.keep_in_step();
     }
-    const ReplicaCheck replicas = check_replicas(fusion, setup.model->buffers(), context.comm);
+    const ReplicaCheck replicas =
+        check_replicas(fusion, setup.model->buffers(), context.comm, context.watchdog);
     Json evaluation;
     const GroupProblem evaluated =
         evaluate_on_leader(settings, setup, context, outcome, &evaluation);
     if (evaluated.any()) return finish_record(record, evaluated.status, evaluated.reason, started);
-    QuietGate gate(settings.quiet, context.comm);
+    QuietGate gate(settings.quiet, context.comm, context.watchdog);
     const StepSamples samples =
         outcome.status == TrialStatus::kOk ? loop.time_steps(gate) : StepSamples{};
-    Json timing = summarise_step_timing(samples, outcome.step_seconds, settings, context.comm);
+    Json timing = summarise_step_timing(samples, outcome.step_seconds, settings, context);
     if (context.rank == 0) mark_machine_speed(gate, &timing);
-    Json trace = timeline.gather(context.comm);
+    Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish_record(record, outcome.status, outcome.reason, started);
     if (!trace.is_null()) record["trace"] = std::move(trace);  // the leader files it apart
     write_training(settings, outcome, replicas, reducer.wire_bytes_per_step(), &record);

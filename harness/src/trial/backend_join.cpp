@@ -23,7 +23,7 @@ GroupProblem init_on_group(const TrialContext& context,
     group.rank = context.rank;
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
-    WatchedOperation watched("backend init", 0, group.size);
+    WatchedOperation watched(context.watchdog, "backend init", 0, group.size);
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};
     const bool declined = status.code() == plugin::StatusCode::kUnsupported;
@@ -82,14 +82,16 @@ JoinedBackend join_hierarchical(const TrialContext& context, const Json& params,
       context.plugins->find(plugin::PluginKind::kCommunicator, levels.intra);
   joined.plugin = context.plugins->find(plugin::PluginKind::kCommunicator, levels.inter);
   joined.problem = agree_on_problem(
-      context.comm, hierarchical_problem(intra, joined.plugin, cuda_available, dtype));
+      context.comm, hierarchical_problem(intra, joined.plugin, cuda_available, dtype),
+      context.watchdog);
   if (joined.problem.any()) return joined;
   joined.version = intra->version + "+" + joined.plugin->version;
   const auto create = [&] {
     return make_hierarchical(create_communicator(*intra, levels.intra_params),
                              create_communicator(*joined.plugin, levels.inter_params), levels);
   };
-  joined.problem = agree_on_problem(context.comm, init_on_group(context, create, &joined));
+  joined.problem =
+      agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
   return joined;
 }
 
@@ -102,15 +104,16 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
   JoinedBackend joined;
   joined.name = backend;
   joined.plugin = context.plugins->find(plugin::PluginKind::kCommunicator, backend);
-  joined.problem =
-      agree_on_problem(context.comm, backend_problem(joined.plugin, cuda_available, dtype));
+  joined.problem = agree_on_problem(
+      context.comm, backend_problem(joined.plugin, cuda_available, dtype), context.watchdog);
   if (joined.problem.any()) return joined;
   joined.version = joined.plugin->version;
   joined.on_cuda = communicator_capabilities(*joined.plugin).requires_cuda;
   const auto create = [&] {
     return create_communicator(*joined.plugin, params);
   };
-  joined.problem = agree_on_problem(context.comm, init_on_group(context, create, &joined));
+  joined.problem =
+      agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
   return joined;
 }
 

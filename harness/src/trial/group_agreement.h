@@ -18,8 +18,11 @@ struct GroupProblem {
   bool any() const { return status != TrialStatus::kOk; }
 };
 
-// Collective over comm: every rank learns the problem of the lowest-numbered rank that had
-// one (its reason prefixed with that rank when the group has several ranks).
-GroupProblem agree_on_problem(MPI_Comm comm, const GroupProblem& local);
+class Watchdog;
+
+// Collective over comm, watched by `watchdog` (may be null): every rank learns the problem of
+// the lowest-numbered rank that had one (its reason prefixed with that rank when the group has
+// several ranks).
+GroupProblem agree_on_problem(MPI_Comm comm, const GroupProblem& local, Watchdog* watchdog);
 
 }  // namespace harness

@@ -26,12 +26,12 @@ int usable_cpus() {
 }
 
 // Empty when every host has a CPU per rank; else why not, the same on every rank.
-std::string oversubscription(MPI_Comm comm) {
+std::string oversubscription(MPI_Comm comm, Watchdog* watchdog) {
   // The most ranks on a host and the fewest CPUs, in one MAX reduction.
   std::array<int, 2> mine{place_on_host(comm).ranks, -usable_cpus()}, worst{};
   int size = 0;
   MPI_Comm_size(comm, &size);
-  WatchedOperation watched("quiet-machine check", 0, size);
+  WatchedOperation watched(watchdog, "quiet-machine check", 0, size);
   check_mpi(MPI_Allreduce(mine.data(), worst.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   const int ranks = worst[0], cpus = -worst[1];
   if (ranks <= cpus) return {};
@@ -41,18 +41,19 @@ std::string oversubscription(MPI_Comm comm) {
 
 }  // namespace
 
-QuietGate::QuietGate(const QuietGateSettings& settings, MPI_Comm comm,
+QuietGate::QuietGate(const QuietGateSettings& settings, MPI_Comm comm, Watchdog* watchdog,
                      std::function<double()> canary)
     : settings_(settings),
       comm_(comm),
+      watchdog_(watchdog),
       canary_(std::move(canary)),
-      off_reason_(oversubscription(comm)) {}
+      off_reason_(oversubscription(comm, watchdog)) {}
 
 double QuietGate::read() {
   if (!active()) return 1.0;
   int size = 0;
   MPI_Comm_size(comm_, &size);
-  WatchedOperation watched("quiet-machine check", readings_++, size);
+  WatchedOperation watched(watchdog_, "quiet-machine check", readings_++, size);
   // Together, so that each reading sees its neighbours busy as during a measurement.
   check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
   std::array<double, 2> mine{canary_(), spent_s_}, largest{};

@@ -25,11 +25,14 @@
 
 namespace harness {
 
+class Watchdog;
+
 class QuietGate {
  public:
-  // Collective over comm (the trial's group): decides, the same on every rank, whether the
-  // gate can work here. canary: this rank's slowdown now (tests give their own).
-  QuietGate(const QuietGateSettings& settings, MPI_Comm comm,
+  // Collective over comm (the trial's group), its waits watched by `watchdog` (may be null):
+  // decides, the same on every rank, whether the gate can work here. canary: this rank's
+  // slowdown now (tests give their own).
+  QuietGate(const QuietGateSettings& settings, MPI_Comm comm, Watchdog* watchdog,
             std::function<double()> canary = canary_slowdown);
 
   // Collective: runs measure() until it ran on a quiet machine (or the gate is off, or the
@@ -63,6 +66,7 @@ class QuietGate {
 
   QuietGateSettings settings_;
   MPI_Comm comm_;
+  Watchdog* watchdog_;
   std::function<double()> canary_;
   std::string off_reason_;
   double spent_s_ = 0;          // waiting and discarded measurements, agreed at every read

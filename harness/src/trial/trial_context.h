@@ -1,4 +1,5 @@
-// What a trial runner gets from the sweep: its group, and the process's plugins and data.
+// What a trial runner gets from the sweep: its group, the job's watchdog, and the process's
+// plugins and data.
 #pragma once
 
 #include <mpi.h>
@@ -7,6 +8,7 @@ namespace harness {
 
 class PluginRegistry;
 class DataCache;
+class Watchdog;
 
 struct TrialContext {
   MPI_Comm comm = MPI_COMM_NULL;  // the trial's group
@@ -14,6 +16,7 @@ struct TrialContext {
   int size = 1;
   const PluginRegistry* plugins = nullptr;
   DataCache* data = nullptr;
+  Watchdog* watchdog = nullptr;  // every wait of the trial runs under it; nullptr: unwatched
 };
 
 }  // namespace harness
