@@ -60,7 +60,10 @@ def read_trials(path, warnings=None):
         record, problem = _parse_record(line)
         if record is not None:
             version = record_version(record)
-            if not isinstance(version, int) or version > RECORD_VERSION:
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise ResultsError(f"{path}:{number}: record_version is {json.dumps(version)}, "
+                                   "expected an integer")
+            if version > RECORD_VERSION:
                 raise ResultsError(f"{path}:{number}: record_version {version} is newer than these "
                                    f"scripts read (up to {RECORD_VERSION}); use the scripts of the "
                                    "harness that wrote it")

@@ -53,6 +53,13 @@ def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
         read_trials(path)
 
 
+def test_a_record_version_that_is_no_integer_is_refused(tmp_path):
+    odd = json.dumps({"key": "b", "status": "ok", "record_version": "2"}) + "\n"
+    path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer"):
+        read_trials(path)
+
+
 def test_folder_without_trials_names_the_folder(tmp_path):
     with pytest.raises(ResultsError, match="no trials.jsonl"):
         load(str(tmp_path))

@@ -23,8 +23,8 @@ Json new_trial_record(const Trial& trial, int world_size) {
 }
 
 int record_version_of(const Json& record) {
-  if (record.contains("record_version") && record["record_version"].is_number_integer())
-    return record["record_version"].get<int>();
+  if (record.contains("record_version"))
+    return record["record_version"].is_number_integer() ? record["record_version"].get<int>() : -1;
   return record.contains("schema_version") ? 1 : 0;
 }
 

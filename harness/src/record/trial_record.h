@@ -14,7 +14,7 @@
 namespace harness {
 
 // The layout version of a record read back: record_version, or 1 for records that called it
-// schema_version, or 0 when it has neither.
+// schema_version, or 0 when it has neither; -1 when record_version is there but no integer.
 int record_version_of(const Json& record);
 
 Json new_trial_record(const Trial& trial, int world_size);

@@ -69,6 +69,10 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
       continue;
     }
     const int version = record_version_of(record);
+    if (version < 0)
+      throw InputError(directory + "/trials.jsonl:" + std::to_string(number) +
+                       ": record_version is " + record["record_version"].dump() +
+                       ", expected an integer");
     if (version > kRecordVersion)
       throw InputError(directory + "/trials.jsonl:" + std::to_string(number) + ": record_version " +
                        std::to_string(version) + " is newer than this harness reads (up to " +
