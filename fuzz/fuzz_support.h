@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <string>
 
-#include "spec/collective_schema.h"
+#include "spec/collective_settings.h"
 #include "spec/experiment.h"
 #include "spec/kind_schema.h"
-#include "spec/train_schema.h"
+#include "spec/train_settings.h"
 
 namespace harness::fuzz {
 
