@@ -7,7 +7,10 @@ source "$(dirname "$0")/lib.bash"
 $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/a" -q
 dir=$(only_run_dir "$WORK/a")
 head -n 2 "$dir/trials.jsonl" > "$WORK/kept"
-{ cat "$WORK/kept"; head -n 3 "$dir/trials.jsonl" | tail -n 1 | head -c 40; } > "$dir/trials.jsonl"
+# No pipe into head -c here: under pipefail, a writer cut off by head's early exit (SIGPIPE)
+# would end the test silently.
+third=$(sed -n 3p "$dir/trials.jsonl")
+{ cat "$WORK/kept"; printf '%s' "${third:0:40}"; } > "$dir/trials.jsonl"
 $MPIRUN -np 2 "$HARNESS" --resume "$dir" > "$WORK/console" 2>&1
 cat "$WORK/console"
 grep -q "2 trial(s) already recorded" "$WORK/console" || fail "resume did not skip 2 trials"

@@ -25,7 +25,7 @@ JSON
   # Rank 1 is the process whose environment says so (OpenMPI sets OMPI_COMM_WORLD_RANK).
   for _ in $(seq 600); do
     for pid in $(pgrep -f "harness $dir/stall.json" || true); do
-      tr '\0' '\n' < /proc/"$pid"/environ 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1" && rank1=$pid
+      grep -qxz "OMPI_COMM_WORLD_RANK=1" /proc/"$pid"/environ 2>/dev/null && rank1=$pid
     done
     [ -n "$rank1" ] && grep -q " start  " "$dir/console" 2>/dev/null && break
     sleep 0.05

@@ -10,7 +10,8 @@ for shipped in your_model fusion_study; do
 done
 tail -1 "$WORK/fusion_study.txt" | grep -q "^51 trial(s)" || fail "fusion_study.json: expected 51 trials"
 
-/usr/bin/python3 scripts/export_model.py autoencoder "$WORK/model.pt" --seed 1 | grep -q "503 parameters" ||
+/usr/bin/python3 scripts/export_model.py autoencoder "$WORK/model.pt" --seed 1 > "$WORK/export.txt"
+grep -q "503 parameters" "$WORK/export.txt" ||
   fail "the export did not report the tutorial autoencoder's 503 parameters"
 cat > "$WORK/mine.json" <<JSON
 {"name": "mine", "seed": 1, "kind": "train",
