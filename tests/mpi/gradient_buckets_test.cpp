@@ -34,12 +34,12 @@ const std::size_t kFusionBytes[] = {kSingleBuffer, 0, 512};
 class GradientBuckets : public ::testing::Test {
  protected:
   Json run(const Backend& backend, std::size_t fusion_bytes, bool overlap,
-           const std::string& more = "") {
+           const std::string& more = "", const std::string& results_directory = "") {
     const std::string extra =
         std::string(R"({"backend": ")") + backend.name + R"(", "backend_params": )" +
         backend.params + R"(, "fusion_bytes": )" + std::to_string(fusion_bytes) +
         R"(, "overlap": )" + (overlap ? "true" : "false") + R"(, "max_steps": 30)" + more + "}";
-    return testing::run_training(world_size(), 4, extra, plugins_, data_);
+    return testing::run_training(world_size(), 4, extra, plugins_, data_, results_directory);
   }
 
   // The largest relative difference between two loss curves of the same length.
@@ -138,14 +138,18 @@ TEST_F(GradientBuckets, ExposedCommunicationIsMeasuredPerMode) {
 }
 
 TEST_F(GradientBuckets, TimelineHoldsEveryRanksLanesAndBucketsForTheFirstSteps) {
-  const Json record = run(kBackends[0], 512, true, R"(, "timeline": true, "timeline_steps": 3)");
+  const testing::TempDir folder;
+  const Json record = run(kBackends[0], 512, true, R"(, "timeline": true, "timeline_steps": 3)",
+                          folder.path().string());
   if (world_rank() != 0) return;
   ASSERT_EQ(record["status"], "ok") << record["reason"];
+  ASSERT_FALSE(record.contains("trace")) << "the trace is filed beside the record";
+  const Json trace = Json::parse(testing::read_file(folder.path() / record["trace_file"].get<std::string>()));
   const std::size_t buckets = record["gradient_reduction"]["buckets"];
   std::set<int> ranks;
   std::set<std::uint64_t> steps;
   std::map<std::string, std::size_t> counts;
-  for (const Json& event : record.at("trace").at("traceEvents")) {
+  for (const Json& event : trace.at("traceEvents")) {
     if (event["ph"] == "M") continue;
     ranks.insert(event["pid"].get<int>());
     steps.insert(event["args"]["step"].get<std::uint64_t>());

@@ -32,10 +32,10 @@ TEST(QuietGate, WaitsForTheSpellToEndBeforeMeasuring) {
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_TRUE(gate.last_quiet());
   EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.1);
-  const Json summary = gate.summary();
-  EXPECT_EQ(summary["gate"], "on");
-  EXPECT_EQ(summary["retries"], 0);
-  EXPECT_GT(summary["waited_s"].get<double>(), 0.03);  // two pauses of 20 ms
+  const MachineSpeedRecord summary = gate.summary();
+  EXPECT_EQ(summary.gate, "on");
+  EXPECT_EQ(summary.retries, 0);
+  EXPECT_GT(summary.waited_s, 0.03);  // two pauses of 20 ms
 }
 
 TEST(QuietGate, AfterASpellWaitsForAReadingWellInsideTheThreshold) {
@@ -45,7 +45,7 @@ TEST(QuietGate, AfterASpellWaitsForAReadingWellInsideTheThreshold) {
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.1);
-  EXPECT_GT(gate.summary()["waited_s"].get<double>(), 0.03);  // two pauses of 20 ms
+  EXPECT_GT(gate.summary().waited_s, 0.03);  // two pauses of 20 ms
 }
 
 TEST(QuietGate, AReadingUnderTheThresholdWithoutASpellMeasuresAtOnce) {
@@ -54,7 +54,7 @@ TEST(QuietGate, AReadingUnderTheThresholdWithoutASpellMeasuresAtOnce) {
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_TRUE(gate.last_quiet());
   EXPECT_DOUBLE_EQ(gate.last_slowdown(), 1.2);
-  EXPECT_EQ(gate.summary()["waited_s"], 0.0);
+  EXPECT_EQ(gate.summary().waited_s, 0.0);
 }
 
 TEST(QuietGate, MeasuresAgainWhenASpellBeganDuringTheMeasurement) {
@@ -62,8 +62,8 @@ TEST(QuietGate, MeasuresAgainWhenASpellBeganDuringTheMeasurement) {
   int calls = 0;
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 2);
   EXPECT_TRUE(gate.last_quiet());
-  EXPECT_EQ(gate.summary()["retries"], 1);
-  EXPECT_EQ(gate.summary()["measurements"], 1);
+  EXPECT_EQ(gate.summary().retries, 1);
+  EXPECT_EQ(gate.summary().measurements, 1);
 }
 
 TEST(QuietGate, KeepsAndMarksWhatTheBudgetCannotMakeQuiet) {
@@ -72,8 +72,8 @@ TEST(QuietGate, KeepsAndMarksWhatTheBudgetCannotMakeQuiet) {
   EXPECT_EQ(gate.measure([&] { return ++calls; }), 1);
   EXPECT_FALSE(gate.last_quiet());
   EXPECT_DOUBLE_EQ(gate.last_slowdown(), 2.0);
-  EXPECT_EQ(gate.summary()["not_quiet"], 1);
-  EXPECT_DOUBLE_EQ(gate.summary()["slowdown"].get<double>(), 2.0);
+  EXPECT_EQ(gate.summary().not_quiet, 1);
+  EXPECT_DOUBLE_EQ(gate.summary().slowdown.value_or(0), 2.0);
 }
 
 TEST(QuietGate, OnlyObservesWithoutABudget) {
@@ -82,7 +82,7 @@ TEST(QuietGate, OnlyObservesWithoutABudget) {
   gate.measure([&] { return ++calls; });
   EXPECT_EQ(calls, 1);
   EXPECT_FALSE(gate.last_quiet());
-  EXPECT_EQ(gate.summary()["waited_s"], 0.0);
+  EXPECT_EQ(gate.summary().waited_s, 0.0);
 }
 
 TEST(QuietGate, TheGroupAgreesOnTheSlowestRank) {
@@ -94,10 +94,10 @@ TEST(QuietGate, TheGroupAgreesOnTheSlowestRank) {
   gate.measure([&] { return ++calls; });
   EXPECT_EQ(calls, 1);
   if (!gate.active()) {  // more ranks than CPUs on this machine
-    EXPECT_NE(gate.summary()["gate"].get<std::string>().find("share"), std::string::npos);
+    EXPECT_NE(gate.summary().gate.find("share"), std::string::npos);
     return;
   }
-  const double waited = gate.summary()["waited_s"].get<double>();
+  const double waited = gate.summary().waited_s;
   if (testing::world_size() > 1) {
     EXPECT_GT(waited, 0.03);
   }

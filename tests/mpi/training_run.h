@@ -18,9 +18,11 @@ namespace harness::testing {
 // Small, fast defaults; `extra` replaces them (objects merge). These tests check what training
 // computes, not how fast: the quiet-machine gate only reads its canary, never waits. Rank 0 gets
 // the record, the other ranks of the trial an empty object (the record is rank 0's), ranks outside
-// it null. Every world rank must call it.
+// it null. Every world rank must call it. results_directory: where rank 0 files traces, as the
+// sweep's results folder.
 inline Json run_training(int world, std::uint64_t seed, const std::string& extra,
-                         const PluginRegistry& plugins, DataCache& data) {
+                         const PluginRegistry& plugins, DataCache& data,
+                         const std::string& results_directory = "") {
   Json settings = {{"world_size", world},        {"epochs", 2},        {"batch_size", 16},
                    {"dataset", {{"rows", 600}}}, {"min_time_s", 0.05}, {"quiet_wait_s", 0}};
   deep_merge(settings, Json::parse(extra));
@@ -33,6 +35,7 @@ inline Json run_training(int world, std::uint64_t seed, const std::string& extra
     TrialContext context{group, 0, 0, &plugins, &data};
     MPI_Comm_rank(group, &context.rank);
     MPI_Comm_size(group, &context.size);
+    if (context.rank == 0) context.results_directory = results_directory;
     record = trial_kind(trial.kind).run(trial, context);
     MPI_Comm_free(&group);
   }

@@ -120,8 +120,8 @@ TEST_F(TorchScriptModel, OwnScoreAndLossReplaceTheReconstructionError) {
   ASSERT_TRUE(own_loss->objective().own_loss);
   ASSERT_TRUE(own_loss->forward(x, &out).is_ok());
   EXPECT_TRUE(training_loss(*own_loss, x).equal((out - x).abs().mean()));
-  EXPECT_EQ(describe_objective(*own_loss)["loss"], "model loss(x, output)");
-  EXPECT_EQ(describe_objective(*dense)["score"], "reconstruction mse per sample");
+  EXPECT_EQ(describe_objective(*own_loss).loss, "model loss(x, output)");
+  EXPECT_EQ(describe_objective(*dense).score, "reconstruction mse per sample");
 }
 
 TEST_F(TorchScriptModel, BuffersAndFrozenParametersAreState) {

@@ -6,6 +6,7 @@
 
 #include "collective/point_measurement.h"
 #include "common/available_memory.h"
+#include "record/record_json.h"
 #include "record/trial_record.h"
 #include "trial/backend_join.h"
 
@@ -14,12 +15,17 @@ namespace harness {
 Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial,
                           const TrialContext& context) {
   const auto started = std::chrono::steady_clock::now();
-  Json record = new_trial_record(trial, context.size);
+  CollectiveRecord record;
+  record.identity = trial_identity(trial, context.size);
+  const auto finish = [&](TrialStatus status, const std::string& reason) {
+    record.end = trial_end(status, reason, started);
+    return to_json(record);
+  };
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
                                              settings.dtype, torch::cuda::is_available());
   if (backend.problem.any())
-    return finish_record(record, backend.problem.status, backend.problem.reason, started);
-  record["backend"] = describe_backend(backend);
+    return finish(backend.problem.status, backend.problem.reason);
+  record.backend = describe_backend(backend);
   // The largest message's buffers (data, its pristine copy, the expected result) on every rank
   // of this host; the group counts as on one host, the worst case. Ranks read their own host's
   // memory, so they agree before anyone leaves.
@@ -32,7 +38,7 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
                                          std::to_string(context.size) + " ranks " + shortfall};
   if (const GroupProblem agreed = agree_on_problem(context.comm, too_big, context.watchdog);
       agreed.any())
-    return finish_record(record, agreed.status, agreed.reason, started);
+    return finish(agreed.status, agreed.reason);
   try {
     QuietGate gate(settings.quiet, context.comm, context.watchdog);
     ReductionMemory memory(backend.communicator);
@@ -44,25 +50,19 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
                                    context,
                                    gate,
                                    memory};
-    Json points = Json::array();
+    std::vector<CollectivePoint> points;
     long long wrong = 0;
-    bool noisy = false;
     for (const std::uint64_t bytes : settings.message_bytes) {
-      const CollectivePoint point = measure_point(benchmark, bytes);
-      wrong += point.wrong.value_or(0);
-      noisy = noisy || point.noisy;
-      points.push_back(to_json(point));
+      points.push_back(measure_point(benchmark, bytes));
+      wrong += points.back().wrong.value_or(0);
     }
-    record["points"] = points;
-    record["backend"]["memory"] = memory.describe();
-    record["noisy"] = noisy;
-    record["machine_speed"] = gate.summary();
-    if (wrong)
-      return finish_record(record, TrialStatus::kFailed, std::to_string(wrong) + " wrong elements",
-                           started);
-    return finish_record(record, TrialStatus::kOk, "", started);
+    record.points = std::move(points);
+    record.backend->memory = memory.describe();
+    record.machine_speed = gate.summary();
+    if (wrong) return finish(TrialStatus::kFailed, std::to_string(wrong) + " wrong elements");
+    return finish(TrialStatus::kOk, "");
   } catch (const std::exception& e) {
-    return finish_record(record, TrialStatus::kFailed, e.what(), started);
+    return finish(TrialStatus::kFailed, e.what());
   }
 }
 

@@ -1,40 +1,40 @@
 #include "record/trial_record.h"
 
-#include "common/failure_text.h"
+#include "record/record_json.h"
 
 namespace harness {
 
-Json new_trial_record(const Trial& trial, int world_size) {
-  Json record{{"record_version", kRecordVersion},
-              {"kind", trial.kind},
-              {"part", trial.part},
-              {"key", trial.key},
-              {"point", trial.point},
-              {"index", trial.index},
-              {"repetition", trial.repetition},
-              {"seed", trial.seed},
-              {"world_size", world_size},
-              {"status", "running"},
-              {"reason", ""},
-              {"axes", trial.axes},
-              {"settings", trial.settings}};
-  if (!trial.model_files.empty()) record["model_files"] = trial.model_files;
-  return record;
+TrialIdentity trial_identity(const Trial& trial, int world_size) {
+  TrialIdentity id;
+  id.kind = trial.kind;
+  id.part = trial.part;
+  id.key = trial.key;
+  id.point = trial.point;
+  id.index = static_cast<int>(trial.index);
+  id.repetition = trial.repetition;
+  id.seed = trial.seed;
+  id.world_size = world_size;
+  id.axes = trial.axes;
+  id.settings = trial.settings;
+  id.model_files = trial.model_files;
+  return id;
+}
+
+TrialEnd trial_end(TrialStatus status, const std::string& reason,
+                   std::chrono::steady_clock::time_point started) {
+  return {status, reason,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
+}
+
+Json frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
+                  std::chrono::steady_clock::time_point started) {
+  return to_json(trial_identity(trial, trial.world_size), trial_end(status, reason, started));
 }
 
 int record_version_of(const Json& record) {
   if (record.contains("record_version"))
     return record["record_version"].is_number_integer() ? record["record_version"].get<int>() : -1;
   return record.contains("schema_version") ? 1 : 0;
-}
-
-Json finish_record(Json record, TrialStatus status, const std::string& reason,
-                   std::chrono::steady_clock::time_point started) {
-  record["status"] = trial_status_name(status);
-  record["reason"] = failure_text(reason);  // one line, whatever the exception carried
-  record["wall_time_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return record;
 }
 
 }  // namespace harness

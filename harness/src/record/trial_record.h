@@ -1,13 +1,13 @@
-// The common frame of a trial record in trials.jsonl: its record_version, who the trial is,
-// how it ended and how long it took. Each kind adds its own fields (record/record_reference.h
-// lists them all).
+// The common frame of a trial record in trials.jsonl: who the trial is, how it ended and how
+// long it took (record/record_parts.h). Each kind adds its own parts (record/train_record.h,
+// record/collective_record.h); record/record_reference.h lists every field.
 #pragma once
 
 #include <chrono>
 #include <string>
 
 #include "common/json.h"
-#include "record/record_reference.h"
+#include "record/record_parts.h"
 #include "record/trial_status.h"
 #include "spec/trial.h"
 
@@ -17,10 +17,15 @@ namespace harness {
 // schema_version, or 0 when it has neither; -1 when record_version is there but no integer.
 int record_version_of(const Json& record);
 
-Json new_trial_record(const Trial& trial, int world_size);
+TrialIdentity trial_identity(const Trial& trial, int world_size);
 
-// Sets status, reason and wall time; returns the record.
-Json finish_record(Json record, TrialStatus status, const std::string& reason,
+// How a trial that started at `started` ended, now.
+TrialEnd trial_end(TrialStatus status, const std::string& reason,
                    std::chrono::steady_clock::time_point started);
+
+// The record of a trial that ended before its kind could say anything (a hang, an exception
+// that escaped it): the frame alone.
+Json frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
+                  std::chrono::steady_clock::time_point started);
 
 }  // namespace harness

@@ -5,6 +5,7 @@
 
 #include "common/input_error.h"
 #include "common/utc_time.h"
+#include "record/record_reference.h"
 #include "record/trial_record.h"
 #include "results/file_writing.h"
 

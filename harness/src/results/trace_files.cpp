@@ -6,17 +6,13 @@
 
 namespace harness {
 
-Json file_trace(Json record, const std::string& directory) {
-  if (!record.contains("trace")) return record;
-  // Keys are hex hashes; anything else would be no folder name of ours.
-  const std::string key = record.value("key", std::string("unkeyed"));
-  const std::string relative = "traces/" + key + "/trace.json";
+std::string file_trace(const Json& trace, const std::string& key, const std::string& directory) {
+  // Keys are hex hashes (spec/trial.h): a folder name of ours, never a path.
+  const std::string relative = "traces/" + (key.empty() ? std::string("unkeyed") : key) + "/trace.json";
   const std::filesystem::path path = std::filesystem::path(directory) / relative;
   std::filesystem::create_directories(path.parent_path());
-  write_file_atomically(path.string(), record["trace"].dump());
-  record.erase("trace");
-  record["trace_file"] = relative;
-  return record;
+  write_file_atomically(path.string(), trace.dump());
+  return relative;
 }
 
 }  // namespace harness

@@ -8,8 +8,8 @@
 
 namespace harness {
 
-// When the record carries a "trace", writes it to <directory>/traces/<key>/trace.json and
-// leaves "trace_file" (relative to the folder) in its place. Returns the record.
-Json file_trace(Json record, const std::string& directory);
+// Writes a trial's trace to <directory>/traces/<key>/trace.json and returns that path relative
+// to the folder, for the record's trace_file.
+std::string file_trace(const Json& trace, const std::string& key, const std::string& directory);
 
 }  // namespace harness

@@ -20,7 +20,6 @@
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
-#include "results/trace_files.h"
 #include "run/adaptive_repetitions.h"
 #include "run/experiment_loading.h"
 #include "run/interruption.h"
@@ -41,9 +40,8 @@ struct Leader {
   std::vector<std::unique_ptr<RecordSink>> sinks;
 
   void add(const Json& finished) {
-    const Json record = file_trace(finished, store.directory());
-    store.append(record);
-    for (auto& sink : sinks) sink->record_added(record, store.records());
+    store.append(finished);
+    for (auto& sink : sinks) sink->record_added(finished, store.records());
   }
   void sweep_ended() {
     for (auto& sink : sinks) sink->sweep_ended(store.records());
@@ -89,8 +87,7 @@ class HangRecorder {
     arm_interruption_mark(leader_->store.directory(), meta_);
     try {
       if (trial_)
-        leader_->add(finish_record(new_trial_record(*trial_, trial_->world_size),
-                                   TrialStatus::kHung, message, started_));
+        leader_->add(frame_record(*trial_, TrialStatus::kHung, message, started_));
       leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
       leader_->store.write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
@@ -170,9 +167,10 @@ std::vector<char> broadcast_done_flags(const std::vector<Trial>& trials,
   return done;
 }
 
-// On the trial's group: the kind's record. Outside it: an empty record.
+// On the trial's group: the kind's record. Outside it: an empty record. results_directory:
+// rank 0's results folder, "" elsewhere.
 Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& data,
-                  Watchdog* watchdog) {
+                  Watchdog* watchdog, const std::string& results_directory) {
   MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, trial.world_size, watchdog);
   if (group == MPI_COMM_NULL) return {};
   TrialContext context;
@@ -182,13 +180,13 @@ Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& 
   MPI_Comm_size(group, &context.size);
   context.plugins = &plugins;
   context.data = &data;
+  context.results_directory = results_directory;
   const auto started = std::chrono::steady_clock::now();
   Json record;
   try {
     record = trial_kind(trial.kind).run(trial, context);
   } catch (const std::exception& e) {
-    record = finish_record(new_trial_record(trial, trial.world_size), TrialStatus::kFailed,
-                           e.what(), started);
+    record = frame_record(trial, TrialStatus::kFailed, e.what(), started);
   }
   MPI_Comm_free(&group);
   return record;
@@ -207,7 +205,8 @@ struct TrialDriver {
   void run(const Trial& trial, std::size_t position) {
     if (leader) reporter.trial_started(trial, position);
     hangs.trial_started(&trial);
-    const Json record = run_on_group(trial, plugins, data, watchdog);
+    const Json record =
+        run_on_group(trial, plugins, data, watchdog, leader ? leader->store.directory() : "");
     {
       // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
       // trial's ranks only wait for each other. Nobody starts the next trial early.

@@ -42,12 +42,12 @@ std::vector<std::int64_t> clock_offsets(MPI_Comm comm, int rank, int size) {
 
 }  // namespace
 
-Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm,
+std::optional<StragglersRecord> summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm,
                         Watchdog* watchdog) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  if (size < 2 || arrival_ns.empty()) return nullptr;
+  if (size < 2 || arrival_ns.empty()) return std::nullopt;
   WatchedOperation watched(watchdog, "straggler analysis", 0, size);
   const auto offsets = clock_offsets(comm, rank, size);
   const auto steps = static_cast<int>(arrival_ns.size());
@@ -55,7 +55,7 @@ Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm co
   check_mpi(
       MPI_Gather(arrival_ns.data(), steps, MPI_INT64_T, all.data(), steps, MPI_INT64_T, 0, comm),
       "MPI_Gather");
-  if (rank != 0) return nullptr;
+  if (rank != 0) return std::nullopt;
   std::vector<double> skew_ms;
   std::vector<int> last(static_cast<std::size_t>(size), 0);
   for (int s = 0; s < steps; ++s) {
@@ -73,12 +73,9 @@ Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm co
     skew_ms.push_back(static_cast<double>(latest - first) * 1e-6);
     ++last[static_cast<std::size_t>(latest_rank)];
   }
-  return {{"arrival_skew_ms",
-           {{"p50", percentile(skew_ms, 50)},
-            {"p99", percentile(skew_ms, 99)},
-            {"max", *std::max_element(skew_ms.begin(), skew_ms.end())}}},
-          {"last_arrivals", last},
-          {"clock_sync", "median offset at 9 barrier exits"}};
+  return StragglersRecord{percentile(skew_ms, 50), percentile(skew_ms, 99),
+                          *std::max_element(skew_ms.begin(), skew_ms.end()), last,
+                          "median offset at 9 barrier exits"};
 }
 
 }  // namespace harness

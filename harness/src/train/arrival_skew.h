@@ -7,19 +7,19 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 
 namespace harness {
 
 class Watchdog;
 
 // Collective over comm (watched by `watchdog`, may be null); every rank passes as many arrivals
-// (steady-clock ns, one per step). Rank 0 gets {"arrival_skew_ms": {"p50", "p99", "max"},
-// "last_arrivals": [steps each rank arrived last], "clock_sync": "..."}; other ranks (and groups of
-// one) get null.
-Json summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm,
+// (steady-clock ns, one per step). Rank 0 gets the last-minus-first arrival per step and how
+// often each rank arrived last; other ranks (and groups of one) get nothing.
+std::optional<StragglersRecord> summarise_arrivals(const std::vector<std::int64_t>& arrival_ns, MPI_Comm comm,
                         Watchdog* watchdog);
 
 }  // namespace harness

@@ -26,15 +26,12 @@ void BufferSync::broadcast() {
   fp32_->unpack_values();
 }
 
-Json BufferSync::describe() const {
+ModelBuffersRecord BufferSync::describe() const {
   const char* kept =
       !fp32_        ? "nothing to send (no fp32 buffer)"
       : every_step_ ? "rank 0's broadcast before training, before every step and after the last"
                     : "rank 0's broadcast once, before training";
-  return {{"tensors", tensors_},
-          {"elements", elements_},
-          {"fp32_elements", fp32_ ? fp32_->gradient_elements() : 0},
-          {"kept_in_step", kept}};
+  return {tensors_, elements_, fp32_ ? fp32_->gradient_elements() : 0, kept};
 }
 
 }  // namespace harness

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 #include "harness/plugin/communicator.h"
 #include "train/fusion_buffer.h"
 
@@ -29,8 +29,8 @@ class BufferSync {
     broadcast();
     return true;
   }
-  // The record's "buffers": how many, how large, how they are kept in step.
-  Json describe() const;
+  // The record's account of the buffers: how many, how large, how they are kept in step.
+  ModelBuffersRecord describe() const;
 
  private:
   std::size_t tensors_ = 0, elements_ = 0;

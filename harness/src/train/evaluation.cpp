@@ -64,50 +64,55 @@ void require_finite(const std::vector<double>& scores, const char* which) {
                         "); the model's output is NaN or infinite");
 }
 
-Json json_or_null(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
-
-Json detection_metrics(const std::vector<double>& test_scores, const std::vector<int>& labels,
+DetectionMetrics detection_metrics(const std::vector<double>& test_scores, const std::vector<int>& labels,
                        const std::vector<double>& train_scores, double threshold_percentile,
                        const std::vector<double>& baseline_scores) {
   const auto best = best_f1(test_scores, labels);
   const double threshold = percentile(train_scores, threshold_percentile);
   const F1Result at = f1_at(test_scores, labels, threshold);
-  return {{"auroc", json_or_null(auroc(test_scores, labels))},
-          {"auprc", json_or_null(auprc(test_scores, labels))},
-          {"best_f1", best ? Json(best->f1) : Json()},
-          {"best_f1_threshold", best ? Json(best->threshold) : Json()},
-          {"threshold_percentile", threshold_percentile},
-          {"threshold", threshold},
-          {"f1_at_threshold", at.f1},
-          {"precision_at_threshold", at.precision},
-          {"recall_at_threshold", at.recall},
-          {"zscore_auroc", json_or_null(auroc(baseline_scores, labels))}};
+  DetectionMetrics metrics;
+  metrics.auroc = auroc(test_scores, labels);
+  metrics.auprc = auprc(test_scores, labels);
+  if (best) {
+    metrics.best_f1 = best->f1;
+    metrics.best_f1_threshold = best->threshold;
+  }
+  metrics.threshold_percentile = threshold_percentile;
+  metrics.threshold = threshold;
+  metrics.f1_at_threshold = at.f1;
+  metrics.precision_at_threshold = at.precision;
+  metrics.recall_at_threshold = at.recall;
+  metrics.zscore_auroc = auroc(baseline_scores, labels);
+  return metrics;
 }
 
-Json validation_loss(const std::vector<double>& test_scores, const std::vector<int>& labels) {
+std::optional<double> validation_loss(const std::vector<double>& test_scores,
+                                      const std::vector<int>& labels) {
   std::vector<double> normal;
   for (std::size_t i = 0; i < test_scores.size(); ++i)
     if (!labels[i]) normal.push_back(test_scores[i]);
-  return normal.empty() ? Json() : Json(mean(normal));
+  if (normal.empty()) return std::nullopt;
+  return mean(normal);
 }
 
 }  // namespace
 
-Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+DetectionRecord evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile) {
   const auto test_scores = anomaly_scores(model, data.test, device);
   require_finite(test_scores, "test");
   const auto train_scores = anomaly_scores(model, data.train, device);
   require_finite(train_scores, "training");
   const auto baseline = zscore_scores(data.test);
-  Json result = {{"validation_loss", validation_loss(test_scores, data.test.labels)},
-                 {"detection", detection_metrics(test_scores, data.test.labels, train_scores,
-                                                 threshold_percentile, baseline)}};
+  DetectionRecord result;
+  result.validation_loss = validation_loss(test_scores, data.test.labels);
+  result.rows = detection_metrics(test_scores, data.test.labels, train_scores,
+                                  threshold_percentile, baseline);
   if (!data.sequence) return result;
   std::vector<int> point_labels;
   const auto points = point_scores(data.test_layout, test_scores, &point_labels);
   const auto baseline_points = point_scores(data.test_layout, baseline, &point_labels);
-  result["detection_points"] =
+  result.points =
       detection_metrics(points, point_labels, train_scores, threshold_percentile, baseline_points);
   return result;
 }

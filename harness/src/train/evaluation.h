@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 #include "data/data_split.h"
 #include "harness/plugin/model.h"
 
@@ -18,9 +18,9 @@ struct NonFiniteScores : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws NonFiniteScores. Returns {"validation_loss" (mean score of the normal test samples),
-// "detection" and, for windowed data, "detection_points" (window scores spread back onto points)}.
-Json evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+// Throws NonFiniteScores. The validation loss is the mean score of the normal test samples; for
+// windowed data the points' metrics spread the window scores back onto points.
+DetectionRecord evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile);
 
 }  // namespace harness

@@ -57,10 +57,10 @@ at::Tensor sample_scores(plugin::Model& model, const at::Tensor& input) {
   return scores;
 }
 
-Json describe_objective(plugin::Model& model) {
+ModelObjectiveRecord describe_objective(plugin::Model& model) {
   const plugin::ModelObjective objective = model.objective();
-  return {{"loss", objective.own_loss ? "model loss(x, output)" : "reconstruction mse"},
-          {"score", objective.own_score ? "model score(x)" : "reconstruction mse per sample"}};
+  return {objective.own_loss ? "model loss(x, output)" : "reconstruction mse",
+          objective.own_score ? "model score(x)" : "reconstruction mse per sample"};
 }
 
 }  // namespace harness

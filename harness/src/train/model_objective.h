@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 #include "harness/plugin/model.h"
 
 namespace harness {
@@ -23,6 +23,6 @@ at::Tensor sample_scores(plugin::Model& model, const at::Tensor& input);
 std::string shape_text(const at::Tensor& tensor);
 
 // The record's account of which loss and score the trial used.
-Json describe_objective(plugin::Model& model);
+ModelObjectiveRecord describe_objective(plugin::Model& model);
 
 }  // namespace harness

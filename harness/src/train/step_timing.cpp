@@ -1,6 +1,7 @@
 #include "train/step_timing.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "metrics/statistics.h"
@@ -40,71 +41,59 @@ std::vector<RankMedians> gather_medians(const StepSamples& samples, const TrialC
   return all;
 }
 
-Json without_steps() {
-  return {{"throughput",
-           {{"samples_per_s", nullptr},
-            {"samples_per_s_ci95", nullptr},
-            {"samples_per_s_wall", nullptr},
-            {"samples_per_s_per_rank", Json::array()}}},
-          {"step_time_ms", Json::object()},
-          {"timing", {{"steps", 0}, {"seconds", 0}}},
-          {"exposed_comm_ms", nullptr},
-          {"overlap_fraction", nullptr},
-          {"noisy", false}};
-}
-
 // 1 - exposed / total communication time: the share of the allreduces hidden behind backward.
 // The exposed time includes unpacking (and, without overlap, packing), so a step that
 // overlaps nothing reads 0 rather than slightly below.
-Json overlap_fraction(const RankMedians& mean) {
-  if (mean.comm_s <= 0) return nullptr;
+std::optional<double> overlap_fraction(const RankMedians& mean) {
+  if (mean.comm_s <= 0) return std::nullopt;
   return std::clamp(1.0 - mean.exposed_comm_s / mean.comm_s, 0.0, 1.0);
 }
 
-// Rank 0: the record's fields from the slowest-rank sample and every rank's medians.
-Json describe(const SampleSummary& step, const std::vector<RankMedians>& ranks,
-              const StepSamples& samples, double wall_seconds, const TrainSettings& settings) {
+// Rank 0: the record's timing from the slowest-rank sample and every rank's medians.
+StepTimingRecord describe(const SampleSummary& step, const std::vector<RankMedians>& ranks,
+                          const StepSamples& samples, double wall_seconds,
+                          const TrainSettings& settings) {
   const double global_batch = static_cast<double>(samples.samples_per_step * ranks.size());
-  Json per_rank_rate = Json::array(), per_rank_ms = Json::array();
+  const double steps = static_cast<double>(samples.steps());
+  ThroughputRecord throughput;
+  throughput.samples_per_s = global_batch / step.median;
+  throughput.ci95_low = global_batch / step.median_ci.high;
+  throughput.ci95_high = global_batch / step.median_ci.low;
+  throughput.samples_per_s_wall = global_batch * steps / wall_seconds;
+  StepTimesRecord times;
   RankMedians mean;
   const double n = static_cast<double>(ranks.size());
   for (const RankMedians& r : ranks) {
-    per_rank_rate.push_back(
+    throughput.samples_per_s_per_rank.push_back(
         r.total_s > 0 ? static_cast<double>(samples.samples_per_step) / r.total_s : 0.0);
-    per_rank_ms.push_back(r.total_s * 1e3);
+    times.per_rank_median.push_back(r.total_s * 1e3);
     mean.compute_s += r.compute_s / n;
     mean.exposed_comm_s += r.exposed_comm_s / n;
     mean.comm_s += r.comm_s / n;
     mean.optimizer_s += r.optimizer_s / n;
   }
-  const double steps = static_cast<double>(samples.steps());
-  return {{"throughput",
-           {{"samples_per_s", global_batch / step.median},
-            {"samples_per_s_ci95",
-             {global_batch / step.median_ci.high, global_batch / step.median_ci.low}},
-            {"samples_per_s_wall", global_batch * steps / wall_seconds},
-            {"samples_per_s_per_rank", per_rank_rate}}},
-          {"step_time_ms",
-           {{"total", step.median * 1e3},
-            {"compute", mean.compute_s * 1e3},
-            {"exposed_comm", mean.exposed_comm_s * 1e3},
-            {"comm", mean.comm_s * 1e3},
-            {"optimizer", mean.optimizer_s * 1e3},
-            {"mean", step.mean * 1e3},
-            {"p50", step.median * 1e3},
-            {"p90", step.p90 * 1e3},
-            {"p99", step.p99 * 1e3},
-            {"ci95", {step.median_ci.low * 1e3, step.median_ci.high * 1e3}},
-            {"ci95_coverage", step.median_ci.coverage},
-            {"cv", step.cv},
-            {"per_rank_median", per_rank_ms}}},
-          {"timing",
-           {{"steps", samples.steps()},
-            {"seconds", wall_seconds},
-            {"min_time_s", settings.min_time_s}}},
-          {"exposed_comm_ms", mean.exposed_comm_s * 1e3},
-          {"overlap_fraction", overlap_fraction(mean)},
-          {"noisy", step.cv > settings.noise_cv_threshold}};
+  times.total = step.median * 1e3;
+  times.compute = mean.compute_s * 1e3;
+  times.exposed_comm = mean.exposed_comm_s * 1e3;
+  times.comm = mean.comm_s * 1e3;
+  times.optimizer = mean.optimizer_s * 1e3;
+  times.mean = step.mean * 1e3;
+  times.p50 = step.median * 1e3;
+  times.p90 = step.p90 * 1e3;
+  times.p99 = step.p99 * 1e3;
+  times.ci95_low = step.median_ci.low * 1e3;
+  times.ci95_high = step.median_ci.high * 1e3;
+  times.ci95_coverage = step.median_ci.coverage;
+  times.cv = step.cv;
+  StepTimingRecord timing;
+  timing.steps = static_cast<long long>(samples.steps());
+  timing.seconds = wall_seconds;
+  timing.min_time_s = settings.min_time_s;
+  timing.throughput = throughput;
+  timing.step_time_ms = times;
+  timing.overlap_fraction = overlap_fraction(mean);
+  timing.noise_cv_threshold = settings.noise_cv_threshold;
+  return timing;
 }
 
 // Steps slower than factor x the median step: a stall that ended, not a measurement.
@@ -117,10 +106,11 @@ std::size_t count_slow(const std::vector<double>& seconds, double factor) {
 
 }  // namespace
 
-Json summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
-                           const TrainSettings& settings, const TrialContext& context) {
+StepTimingRecord summarise_step_timing(const StepSamples& samples,
+                                       const std::vector<double>& training_steps,
+                                       const TrainSettings& settings, const TrialContext& context) {
   const bool leader = context.rank == 0;
-  if (samples.steps() == 0) return leader ? without_steps() : Json::object();
+  if (samples.steps() == 0) return {};
   const MPI_Comm comm = context.comm;
   Watchdog* watchdog = context.watchdog;
   const auto slowest = max_over_ranks(samples.total_s, comm, watchdog);
@@ -128,16 +118,15 @@ Json summarise_step_timing(const StepSamples& samples, const std::vector<double>
   const double wall = max_over_ranks(samples.wall_seconds, comm, watchdog);
   const double slow_training = max_over_ranks(
       static_cast<double>(count_slow(training_steps, settings.slow_step_factor)), comm, watchdog);
-  const Json stragglers = summarise_arrivals(samples.arrival_ns, comm, watchdog);
-  if (!leader) return Json::object();
-  Json result = describe(summarise(slowest), ranks, samples, wall, settings);
-  const std::size_t slow_timing = count_slow(slowest, settings.slow_step_factor);
-  result["slow_steps"] = {{"timing", slow_timing},
-                          {"training", static_cast<std::size_t>(slow_training)},
-                          {"factor", settings.slow_step_factor}};
-  if (slow_timing > 0 || slow_training > 0) result["noisy"] = true;
-  result["stragglers"] = stragglers;
-  return result;
+  std::optional<StragglersRecord> stragglers =
+      summarise_arrivals(samples.arrival_ns, comm, watchdog);
+  if (!leader) return {};
+  StepTimingRecord timing = describe(summarise(slowest), ranks, samples, wall, settings);
+  timing.slow_steps = SlowStepsRecord{count_slow(slowest, settings.slow_step_factor),
+                                      static_cast<std::size_t>(slow_training),
+                                      settings.slow_step_factor};
+  timing.stragglers = std::move(stragglers);
+  return timing;
 }
 
 }  // namespace harness

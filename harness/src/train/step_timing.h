@@ -5,15 +5,15 @@
 
 #include <mpi.h>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 #include "train/train_loop.h"
 
 namespace harness {
 
-// Collective over the trial's group. On rank 0: {"throughput", "step_time_ms", "timing", "noisy",
-// "slow_steps", "stragglers"} for the record (null figures when there were no steps);
-// elsewhere an empty object. training_steps: this rank's training-phase step durations.
-Json summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
+// Collective over the trial's group. On rank 0 the record's timing part (only steps and seconds,
+// 0, when there were no steps); elsewhere an empty one. training_steps: this rank's
+// training-phase step durations.
+StepTimingRecord summarise_step_timing(const StepSamples& samples, const std::vector<double>& training_steps,
                            const TrainSettings& settings, const TrialContext& context);
 
 }  // namespace harness

@@ -30,17 +30,24 @@ TrainingSetup set_up_training(const TrainSettings& settings, std::uint64_t seed,
   return setup;
 }
 
-Json describe_model(const TrainingSetup& setup) {
-  return {{"name", setup.model_plugin->name},
-          {"version", setup.model_plugin->version},
-          {"parameters", parameter_count(*setup.model)},
-          {"objective", describe_objective(*setup.model)}};
+ModelRecord describe_model(const TrainingSetup& setup) {
+  ModelRecord model;
+  model.name = setup.model_plugin->name;
+  model.version = setup.model_plugin->version;
+  model.parameters = static_cast<long long>(parameter_count(*setup.model));
+  model.objective = describe_objective(*setup.model);
+  return model;
 }
 
-Json describe_data(const DataSplit& data) {
-  return {{"description", data.description}, {"features", data.features},
-          {"window", data.window},           {"train_rows", data.train.rows()},
-          {"test_rows", data.test.rows()},   {"test_anomalies", data.test.anomalies()}};
+DataRecord describe_data(const DataSplit& data) {
+  DataRecord out;
+  out.description = data.description;
+  out.features = static_cast<long long>(data.features);
+  out.window = static_cast<long long>(data.window);
+  out.train_rows = static_cast<long long>(data.train.rows());
+  out.test_rows = static_cast<long long>(data.test.rows());
+  out.test_anomalies = static_cast<long long>(data.test.anomalies());
+  return out;
 }
 
 }  // namespace harness

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "common/json.h"
+#include "record/record_parts.h"
 #include "data/data_split.h"
 #include "harness/plugin/model.h"
 #include "loader/plugin_registry.h"
@@ -27,8 +27,8 @@ struct TrainingSetup {
 TrainingSetup set_up_training(const TrainSettings& settings, std::uint64_t seed,
                               const TrialContext& context, const JoinedBackend& backend);
 
-// The record's "model" and "data" objects.
-Json describe_model(const TrainingSetup& setup);
-Json describe_data(const DataSplit& data);
+// The record's model and data parts.
+ModelRecord describe_model(const TrainingSetup& setup);
+DataRecord describe_data(const DataSplit& data);
 
 }  // namespace harness

@@ -117,10 +117,8 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
   return joined;
 }
 
-Json describe_backend(const JoinedBackend& backend) {
-  return {{"name", backend.name},
-          {"version", backend.version},
-          {"algorithm", backend.communicator->describe()}};
+BackendRecord describe_backend(const JoinedBackend& backend) {
+  return {backend.name, backend.version, backend.communicator->describe(), std::nullopt};
 }
 
 }  // namespace harness

@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "harness/plugin/communicator.h"
 #include "loader/plugin_registry.h"
+#include "record/record_parts.h"
 #include "trial/group_agreement.h"
 #include "trial/trial_context.h"
 
@@ -31,6 +32,6 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
                            const Json& params, plugin::DType dtype, bool cuda_available);
 
 // The record's "backend" object: name, version and the plugin's own description.
-Json describe_backend(const JoinedBackend& backend);
+BackendRecord describe_backend(const JoinedBackend& backend);
 
 }  // namespace harness

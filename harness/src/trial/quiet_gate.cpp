@@ -99,15 +99,18 @@ bool QuietGate::finished(double before, double after) {
   return true;
 }
 
-Json QuietGate::summary() const {
-  return {{"gate", active() ? "on" : "off: " + off_reason_},
-          {"max_slowdown", settings_.max_slowdown},
-          {"wait_s", settings_.wait_s},
-          {"measurements", measurements_},
-          {"not_quiet", not_quiet_},
-          {"retries", retries_},
-          {"waited_s", spent_s_},
-          {"slowdown", active() ? Json(largest_kept_) : Json()}};
+MachineSpeedRecord QuietGate::summary() const {
+  MachineSpeedRecord speed;
+  speed.gate = active() ? "on" : "off: " + off_reason_;
+  speed.max_slowdown = settings_.max_slowdown;
+  speed.wait_s = settings_.wait_s;
+  speed.measurements = measurements_;
+  speed.not_quiet = not_quiet_;
+  speed.retries = retries_;
+  speed.waited_s = spent_s_;
+  if (active()) speed.slowdown = largest_kept_;
+  speed.last_quiet = last_quiet_;
+  return speed;
 }
 
 }  // namespace harness

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "record/record_parts.h"
 #include "spec/quiet_gate_settings.h"
 #include "trial/speed_canary.h"
 
@@ -55,9 +56,8 @@ class QuietGate {
   double last_slowdown() const { return last_slowdown_; }
   bool last_quiet() const { return last_quiet_; }
 
-  // For the record: {"gate": "on" | "off: why", "max_slowdown", "wait_s", "measurements",
-  // "not_quiet", "retries", "waited_s", "slowdown" (the largest kept reading, null when off)}.
-  Json summary() const;
+  // The record's account of what the gate saw and did.
+  MachineSpeedRecord summary() const;
 
  private:
   double read();  // collective: the group's largest slowdown now; agrees the time spent

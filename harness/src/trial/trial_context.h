@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 namespace harness {
 
 class PluginRegistry;
@@ -17,6 +19,9 @@ struct TrialContext {
   const PluginRegistry* plugins = nullptr;
   DataCache* data = nullptr;
   Watchdog* watchdog = nullptr;  // every wait of the trial runs under it; nullptr: unwatched
+  // Rank 0 of a sweep: the results folder, where a trial files what does not belong in its
+  // one-line record (traces). "" elsewhere.
+  std::string results_directory{};
 };
 
 }  // namespace harness
