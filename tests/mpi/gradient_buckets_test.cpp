@@ -169,5 +169,21 @@ TEST_F(GradientBuckets, TimelineHoldsEveryRanksLanesAndBucketsForTheFirstSteps) 
   EXPECT_EQ(counts["bucket ready"], 3 * n * buckets);
 }
 
+// A folder that cannot take the trace (here "traces" is a file) fails the trial by name, and the
+// figures it measured stay in its record.
+TEST_F(GradientBuckets, ATraceTheFolderCannotTakeFailsTheTrialWithItsFiguresKept) {
+  const testing::TempDir folder;
+  folder.write("traces", "not a folder");
+  const Json record = run(kBackends[0], 512, true, R"(, "timeline": true, "timeline_steps": 2)",
+                          folder.path().string());
+  if (world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "failed");
+  EXPECT_NE(record["reason"].get<std::string>().find("its trace was not written"),
+            std::string::npos)
+      << record["reason"];
+  EXPECT_FALSE(record.contains("trace_file"));
+  EXPECT_GT(record.at("throughput").at("samples_per_s").get<double>(), 0.0);
+}
+
 }  // namespace
 }  // namespace harness

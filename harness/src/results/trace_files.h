@@ -9,7 +9,7 @@
 namespace harness {
 
 // Writes a trial's trace to <directory>/traces/<key>/trace.json and returns that path relative
-// to the folder, for the record's trace_file.
+// to the folder, for the record's trace_file; ResultsWriteError when the folder cannot take it.
 std::string file_trace(const Json& trace, const std::string& key, const std::string& directory);
 
 }  // namespace harness

@@ -10,6 +10,7 @@
 #include "mpi/watchdog.h"
 #include "record/record_json.h"
 #include "record/trial_record.h"
+#include "results/file_writing.h"  // ResultsWriteError
 #include "results/trace_files.h"
 #include "train/buffer_sync.h"
 #include "train/evaluation.h"
@@ -181,11 +182,18 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     StepTimingRecord timing = summarise_step_timing(samples, outcome.step_seconds, settings, context);
     const Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish(outcome.status, outcome.reason);
-    if (!trace.is_null()) record.trace_file = file_trace(trace, trial.key, context.results_directory);
     record.training = describe_training(settings, outcome, replicas, reducer.wire_bytes_per_step());
     record.timing = std::move(timing);
     record.machine_speed = gate.summary();
     record.detection = std::move(evaluation);
+    // Last, so that a trace the folder cannot take fails the trial with its figures kept.
+    if (!trace.is_null()) {
+      try {
+        record.trace_file = file_trace(trace, trial.key, context.results_directory);
+      } catch (const ResultsWriteError& e) {
+        return finish(TrialStatus::kFailed, std::string("its trace was not written: ") + e.what());
+      }
+    }
     std::string reason;
     const TrialStatus status = final_status(outcome, replicas, &reason);
     return finish(status, reason);
