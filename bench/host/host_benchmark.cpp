@@ -141,9 +141,9 @@ void results_append(benchmark::State& state) {
 // --- results: the CSV sinks over a sweep -----------------------------------------------------
 
 // A sweep of `trials` records of the fixture's first, 5 repetitions per point.
-std::vector<Json> sweep_records(std::size_t trials) {
+std::vector<harness::TrialRun> sweep_records(std::size_t trials) {
   const Json record = Json::parse(fixture_record_line());
-  std::vector<Json> records;
+  std::vector<harness::TrialRun> records;
   for (std::size_t i = 0; i < trials; ++i) {
     Json r = record;
     r["status"] = "ok";
@@ -151,7 +151,7 @@ std::vector<Json> sweep_records(std::size_t trials) {
     r["point"] = "point-" + std::to_string(i / 5);
     r["repetition"] = i % 5;
     r["throughput"]["samples_per_s"] = 1000.0 + static_cast<double>(i % 7);
-    records.push_back(std::move(r));
+    records.push_back(harness::read_trial_run(std::move(r)));
   }
   return records;
 }
@@ -160,7 +160,7 @@ std::vector<Json> sweep_records(std::size_t trials) {
 // every_trial: each file rewritten after every trial instead (what the sinks did before).
 void csv_sinks(benchmark::State& state, bool every_trial) {
   const auto trials = static_cast<std::size_t>(state.range(0));
-  const std::vector<Json> records = sweep_records(trials);
+  const std::vector<harness::TrialRun> records = sweep_records(trials);
   const fs::path dir =
       fs::temp_directory_path() / ("harness_bench_csv_" + std::to_string(getpid()));
   fs::create_directories(dir);
@@ -169,8 +169,8 @@ void csv_sinks(benchmark::State& state, bool every_trial) {
     sinks.push_back(std::make_unique<harness::SummaryCsv>(dir.string()));
     sinks.push_back(std::make_unique<harness::PointsCsv>(dir.string()));
     sinks.push_back(std::make_unique<harness::AggregatesCsv>(dir.string(), harness::Estimator{}));
-    std::vector<Json> all;
-    for (const Json& record : records) {
+    std::vector<harness::TrialRun> all;
+    for (const harness::TrialRun& record : records) {
       all.push_back(record);
       for (auto& sink : sinks) {
         if (!every_trial) {

@@ -8,16 +8,16 @@
 namespace harness {
 namespace {
 
-Json train_record(const std::string& point, double rate, const std::string& status = "ok") {
-  return {{"part", ""},
-          {"point", point},
-          {"kind", "train"},
-          {"world_size", 2},
-          {"status", status},
-          {"backend", {{"name", "mpi"}, {"algorithm", "MPI_Allreduce"}}},
-          {"axes", {{"batch_size", 32}}},
-          {"throughput", {{"samples_per_s", rate}}},
-          {"loss", {{"final", rate / 1000}}}};
+TrialRun train_record(const std::string& point, double rate, const std::string& status = "ok") {
+  return read_trial_run({{"part", ""},
+                         {"point", point},
+                         {"kind", "train"},
+                         {"world_size", 2},
+                         {"status", status},
+                         {"backend", {{"name", "mpi"}, {"algorithm", "MPI_Allreduce"}}},
+                         {"axes", {{"batch_size", 32}}},
+                         {"throughput", {{"samples_per_s", rate}}},
+                         {"loss", {{"final", rate / 1000}}}});
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -46,11 +46,11 @@ TEST(Aggregates, MedianRangeAndIntervalOverRepetitions) {
 
 TEST(Aggregates, CollectiveFiguresPerMessageSize) {
   Json record = {{"point", "c"}, {"kind", "collective"}, {"world_size", 2}, {"status", "ok"}};
-  std::vector<Json> records;
+  std::vector<TrialRun> records;
   for (double busbw : {1.0, 3.0}) {
     record["points"] = {{{"bytes", 64}, {"busbw_gbps", busbw}, {"time_us", 2 / busbw}},
                         {{"bytes", 4096}, {"busbw_gbps", 10 * busbw}, {"time_us", 1.0}}};
-    records.push_back(record);
+    records.push_back(read_trial_run(record));
   }
   const std::string csv = aggregates_csv(records);
   EXPECT_NE(csv.find(",busbw_gbps,64,2,2,1,3,1,3,0.5,median,2,1,3\n"), std::string::npos) << csv;
@@ -60,7 +60,7 @@ TEST(Aggregates, CollectiveFiguresPerMessageSize) {
 }
 
 TEST(Aggregates, KBestGivesTheFastestWithTheBandToTheKthFastest) {
-  std::vector<Json> records;
+  std::vector<TrialRun> records;
   for (double rate : {100.0, 60.0, 98.0, 55.0, 97.0}) records.push_back(train_record("p", rate));
   const Estimator three_best{EstimatorKind::kKBest, 3};
   const auto lines = lines_of(aggregates_csv(records, three_best));
@@ -74,10 +74,10 @@ TEST(Aggregates, KBestGivesTheFastestWithTheBandToTheKthFastest) {
       << lines[1];
   // Time is faster when lower: the fastest is the smallest, the band reaches up.
   Json record = {{"point", "c"}, {"kind", "collective"}, {"world_size", 2}, {"status", "ok"}};
-  std::vector<Json> collective;
+  std::vector<TrialRun> collective;
   for (double t : {5.0, 2.0, 3.0, 9.0}) {
     record["points"] = {{{"bytes", 64}, {"busbw_gbps", 1 / t}, {"time_us", t}}};
-    collective.push_back(record);
+    collective.push_back(read_trial_run(record));
   }
   const std::string csv = aggregates_csv(collective, three_best);
   EXPECT_NE(csv.find(",time_us,64,4,4,2,9,2,9,0.875,k_best,2,2,5\n"), std::string::npos) << csv;

@@ -38,7 +38,7 @@ TEST(HumanUnits, BandwidthSizesAndElapsedTime) {
 std::string printed(Verbosity verbosity, const Json& record) {
   std::FILE* out = std::tmpfile();
   ConsoleReporter reporter(verbosity, 10, out);
-  reporter.trial_finished(record, 2);
+  reporter.trial_finished(read_trial_run(record), 2);
   std::rewind(out);
   std::string text;
   char chunk[512];

@@ -29,10 +29,9 @@ TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
                                   {"throughput", {{"samples_per_s", 10}}},
                                   {"loss", {{"per_epoch", {1, 2}}}}},
                              Json{{"key", "b"}, {"status", "failed"}, {"reason", "x, \"y\""}}}) {
-    store.append(record);
-    summary.record_added(record, store.records());
+    summary.record_added(store.append(record), store.runs());
   }
-  summary.sweep_ended(store.records());  // the second record may have come too soon after
+  summary.sweep_ended(store.runs());  // the second record may have come too soon after
   store.write_meta({{"name", "exp"}});
 
   EXPECT_EQ(testing::read_file(fs::path(store.directory()) / "trials.jsonl"),
@@ -87,6 +86,17 @@ std::string open_refusal(const fs::path& directory) {
   return "";
 }
 
+// A status no harness of this layout writes is refused where it stands, not run again.
+TEST(ResultsStore, ResumeRefusesAStatusItDoesNotKnowByLine) {
+  const testing::TempDir temp;
+  std::ofstream(temp.path() / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n"
+                                              << "{\"key\":\"b\",\"status\":\"paused\"}\n";
+  const std::string refusal = open_refusal(temp.path());
+  EXPECT_NE(refusal.find("trials.jsonl:2: status is \"paused\", expected one of ok,"),
+            std::string::npos)
+      << refusal;
+}
+
 // flock locks belong to an open file description, so a second open in this very process
 // contends as a second job would.
 TEST(ResultsStore, OneJobAtATimeHoldsAFolder) {
@@ -134,7 +144,8 @@ TEST(PointsCsv, OneRowPerPointWithTheFieldListsColumns) {
                        {"backend", {{"name", "mpi"}, {"algorithm", "MPI_Allreduce"}}},
                        {"settings", {{"dtype", "fp32"}, {"op", "sum"}}},
                        {"points", {to_json(point), to_json(point)}}};
-  PointsCsv(temp.path().string()).record_added(record, {record});
+  const TrialRun run = read_trial_run(record);
+  PointsCsv(temp.path().string()).record_added(run, {run});
   std::istringstream csv(testing::read_file(temp.path() / "points.csv"));
   std::string header, row;
   std::getline(csv, header);

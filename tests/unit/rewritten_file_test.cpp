@@ -19,7 +19,7 @@ class CountingFile final : public RewrittenFile {
  public:
   CountingFile(const std::string& path, std::chrono::milliseconds write_time)
       : RewrittenFile(path), write_time_(write_time) {}
-  std::string contents(const std::vector<Json>& all) const override {
+  std::string contents(const std::vector<TrialRun>& all) const override {
     ++writes;
     std::this_thread::sleep_for(write_time_);
     return std::to_string(all.size());
@@ -34,9 +34,9 @@ TEST(RewrittenFile, SkipsWhileAWriteWouldTakeAShareOfTheRunAndCatchesUpAtTheEnd)
   testing::TempDir dir;
   const std::string path = dir.file("counts.csv");
   CountingFile file(path, std::chrono::milliseconds(20));  // next write due 0.4 s later
-  std::vector<Json> all;
+  std::vector<TrialRun> all;
   for (int i = 0; i < 5; ++i) {
-    all.push_back(Json::object());
+    all.push_back(TrialRun{});
     file.record_added(all.back(), all);
   }
   EXPECT_EQ(file.writes, 1);  // the first record, then four within 0.4 s
@@ -51,7 +51,7 @@ TEST(RewrittenFile, SkipsWhileAWriteWouldTakeAShareOfTheRunAndCatchesUpAtTheEnd)
   // machine stretched the write).
   for (int tries = 0; tries < 100 && file.writes < 3; ++tries) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    all.push_back(Json::object());
+    all.push_back(TrialRun{});
     file.record_added(all.back(), all);
   }
   EXPECT_EQ(file.writes, 3);
@@ -64,9 +64,9 @@ TEST(RewrittenFile, EmptyContentsWriteNoFile) {
   class Nothing final : public RewrittenFile {
    public:
     using RewrittenFile::RewrittenFile;
-    std::string contents(const std::vector<Json>&) const override { return ""; }
+    std::string contents(const std::vector<TrialRun>&) const override { return ""; }
   } file(dir.file("none.csv"));
-  const std::vector<Json> all{Json::object()};
+  const std::vector<TrialRun> all{TrialRun{}};
   file.record_added(all.back(), all);
   file.sweep_ended(all);
   EXPECT_FALSE(std::ifstream(dir.file("none.csv")).good());

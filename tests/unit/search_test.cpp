@@ -91,15 +91,15 @@ TEST(SearchRung, EpochRungsKeepTheTopShareUntilTheLast) {
 
 // A train record as the harness writes it, trimmed to what the search reads; the scripted
 // figure stands for whichever objective the search reads (samples/s or AUROC).
-Json train_record(const Trial& trial, double figure, double wall_s = 1) {
-  return {{"key", trial.key},
-          {"point", trial.point},
-          {"repetition", trial.repetition},
-          {"status", "ok"},
-          {"wall_time_s", wall_s},
-          {"throughput", {{"samples_per_s", figure}}},
-          {"detection", {{"auroc", figure}}},
-          {"loss", {{"final", 0.5}}}};
+TrialRun train_record(const Trial& trial, double figure, double wall_s = 1) {
+  return read_trial_run({{"key", trial.key},
+                         {"point", trial.point},
+                         {"repetition", trial.repetition},
+                         {"status", "ok"},
+                         {"wall_time_s", wall_s},
+                         {"throughput", {{"samples_per_s", figure}}},
+                         {"detection", {{"auroc", figure}}},
+                         {"loss", {{"final", 0.5}}}});
 }
 
 TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
@@ -107,11 +107,11 @@ TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
   search.objective = SearchObjective::kTimeToTarget;
   const auto ttt = [](bool reached, double target_steps, double steps, double step_ms,
                       double loss) {
-    return Json{{"status", "ok"},
-                {"steps", steps},
-                {"step_time_ms", {{"p50", step_ms}}},
-                {"loss", {{"final", loss}}},
-                {"target", {{"reached", reached}, {"steps", target_steps}}}};
+    return read_trial_run({{"status", "ok"},
+                           {"steps", steps},
+                           {"step_time_ms", {{"p50", step_ms}}},
+                           {"loss", {{"final", loss}}},
+                           {"target", {{"reached", reached}, {"steps", target_steps}}}});
   };
   // fast per step but needs many steps; slow per step but few; never: stops at loss 0.4.
   const TrialFigure fast = figure_of(ttt(true, 900, 1000, 1.0, 0.1), search);    // 0.9 s
@@ -143,7 +143,7 @@ TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
 struct ScriptedSearch {
   Experiment experiment;
   std::vector<Trial> configurations;
-  std::vector<Json> records;
+  std::vector<TrialRun> records;
 
   explicit ScriptedSearch(
       const std::string& search_block,

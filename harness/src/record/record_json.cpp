@@ -101,26 +101,11 @@ Json no_throughput() {
           {"samples_per_s_per_rank", Json::array()}};
 }
 
-Json to_json(const StepTimesRecord& s) {
-  return {{"total", s.total},
-          {"compute", s.compute},
-          {"exposed_comm", s.exposed_comm},
-          {"comm", s.comm},
-          {"optimizer", s.optimizer},
-          {"mean", s.mean},
-          {"p50", s.p50},
-          {"p90", s.p90},
-          {"p99", s.p99},
-          {"ci95", {s.ci95_low, s.ci95_high}},
-          {"ci95_coverage", s.ci95_coverage},
-          {"cv", s.cv},
-          {"per_rank_median", s.per_rank_median}};
-}
-
 Json to_json(const StragglersRecord& s) {
-  return {{"arrival_skew_ms", {{"p50", s.skew_p50_ms}, {"p99", s.skew_p99_ms}, {"max", s.skew_max_ms}}},
-          {"last_arrivals", s.last_arrivals},
-          {"clock_sync", s.clock_sync}};
+  return {
+      {"arrival_skew_ms", {{"p50", s.skew_p50_ms}, {"p99", s.skew_p99_ms}, {"max", s.skew_max_ms}}},
+      {"last_arrivals", s.last_arrivals},
+      {"clock_sync", s.clock_sync}};
 }
 
 void write_timing(const StepTimingRecord& t, bool noisy, Json& r) {
@@ -155,15 +140,27 @@ Json to_json(const DetectionMetrics& m) {
 
 }  // namespace
 
+Json to_json(const StepTimesRecord& s) {
+  return {{"total", s.total},
+          {"compute", s.compute},
+          {"exposed_comm", s.exposed_comm},
+          {"comm", s.comm},
+          {"optimizer", s.optimizer},
+          {"mean", s.mean},
+          {"p50", s.p50},
+          {"p90", s.p90},
+          {"p99", s.p99},
+          {"ci95", {s.ci95_low, s.ci95_high}},
+          {"ci95_coverage", s.ci95_coverage},
+          {"cv", s.cv},
+          {"per_rank_median", s.per_rank_median}};
+}
+
 Json to_json(const MachineSpeedRecord& speed) {
-  return {{"gate", speed.gate},
-          {"max_slowdown", speed.max_slowdown},
-          {"wait_s", speed.wait_s},
-          {"measurements", speed.measurements},
-          {"not_quiet", speed.not_quiet},
-          {"retries", speed.retries},
-          {"waited_s", speed.waited_s},
-          {"slowdown", or_null(speed.slowdown)}};
+  return {{"gate", speed.gate},           {"max_slowdown", speed.max_slowdown},
+          {"wait_s", speed.wait_s},       {"measurements", speed.measurements},
+          {"not_quiet", speed.not_quiet}, {"retries", speed.retries},
+          {"waited_s", speed.waited_s},   {"slowdown", or_null(speed.slowdown)}};
 }
 
 Json to_json(const TrialIdentity& identity, const TrialEnd& end) {

@@ -15,5 +15,6 @@ Json to_json(const CollectiveRecord& record);
 
 // Parts that other outputs show on their own (the quiet gate's test, the console).
 Json to_json(const MachineSpeedRecord& speed);
+Json to_json(const StepTimesRecord& step_times);
 
 }  // namespace harness

@@ -27,4 +27,11 @@ std::optional<TrialStatus> parse_trial_status(const std::string& name) {
   return std::nullopt;
 }
 
+std::string trial_status_names() {
+  std::string names;
+  for (TrialStatus status : kAllStatuses)
+    names += (names.empty() ? "" : ", ") + std::string(trial_status_name(status));
+  return names;
+}
+
 }  // namespace harness

@@ -20,4 +20,7 @@ const char* trial_status_name(TrialStatus status);
 // The status named `name` in a record, or nothing for an unknown name.
 std::optional<TrialStatus> parse_trial_status(const std::string& name);
 
+// "ok, failed, ...": every status name, for messages.
+std::string trial_status_names();
+
 }  // namespace harness

@@ -12,7 +12,7 @@ namespace harness {
 namespace {
 
 struct Point {
-  Json first;  // its first record: identity columns
+  const TrialRun* first = nullptr;  // its first record: identity columns
   PointFigures figures;
 };
 
@@ -23,36 +23,34 @@ std::string number_cell(double value) {
   return text;
 }
 
-std::string identity(const Json& record) {
+std::string identity(const TrialRun& run) {
+  const TrialIdentity& id = run.identity;
   std::string axes;
-  const Json swept = record.value("axes", Json::object());  // items() must not outlive it
-  for (const auto& item : swept.items())
+  for (const auto& item : id.axes.items())
     axes += (axes.empty() ? "" : " ") + item.key() + "=" +
             (item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
-  const Json backend = record.value("backend", Json::object());
+  const BackendRecord backend = run.backend.value_or(BackendRecord{});
   std::ostringstream out;
-  out << csv_cell(record.value("part", Json(""))) << ","
-      << csv_cell(record.value("point", Json(""))) << ","
-      << csv_cell(record.value("kind", Json(""))) << "," << record.value("world_size", 0) << ","
-      << csv_cell(backend.value("name", Json(""))) << ","
-      << csv_cell(backend.value("algorithm", Json(""))) << "," << csv_cell(Json(axes));
+  out << csv_cell(Json(id.part)) << "," << csv_cell(Json(id.point)) << ","
+      << csv_cell(Json(id.kind)) << "," << id.world_size << "," << csv_cell(Json(backend.name))
+      << "," << csv_cell(Json(backend.algorithm)) << "," << csv_cell(Json(axes));
   return out.str();
 }
 
 }  // namespace
 
-std::string aggregates_csv(const std::vector<Json>& records, const Estimator& estimator) {
+std::string aggregates_csv(const std::vector<TrialRun>& runs, const Estimator& estimator) {
   std::vector<std::string> order;
   std::map<std::string, Point> points;
-  for (const auto& record : records) {
-    if (!measured(record)) continue;
-    const std::string key = record.value("point", record.value("key", ""));
+  for (const auto& run : runs) {
+    if (!run.measured()) continue;
+    const std::string& key = run.identity.point.empty() ? run.identity.key : run.identity.point;
     auto [it, added] = points.try_emplace(key);
     if (added) {
-      it->second.first = record;
+      it->second.first = &run;
       order.push_back(key);
     }
-    collect_point_figures(record, it->second.figures);
+    collect_point_figures(run, it->second.figures);
   }
   std::ostringstream csv;
   csv << "part,point,kind,world_size,backend,algorithm,axes,figure,bytes,n,median,min,max,"
@@ -65,7 +63,7 @@ std::string aggregates_csv(const std::vector<Json>& records, const Estimator& es
       const PointEstimate e = estimate_point(values, estimator, direction);
       const bool k_best =
           estimator.kind == EstimatorKind::kKBest && direction != Direction::kNotASpeed;
-      csv << identity(point.first) << "," << figure.first << "," << figure.second << "," << s.n
+      csv << identity(*point.first) << "," << figure.first << "," << figure.second << "," << s.n
           << "," << number_cell(s.median) << "," << number_cell(s.min) << "," << number_cell(s.max)
           << "," << number_cell(s.median_ci.low) << "," << number_cell(s.median_ci.high) << ","
           << number_cell(s.median_ci.coverage) << "," << (k_best ? "k_best" : "median") << ","
@@ -76,7 +74,7 @@ std::string aggregates_csv(const std::vector<Json>& records, const Estimator& es
   return csv.str();
 }
 
-std::string AggregatesCsv::contents(const std::vector<Json>& all) const {
+std::string AggregatesCsv::contents(const std::vector<TrialRun>& all) const {
   return aggregates_csv(all, estimator_);
 }
 

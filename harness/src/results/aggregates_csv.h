@@ -21,13 +21,13 @@ class AggregatesCsv final : public RewrittenFile {
  public:
   AggregatesCsv(const std::string& directory, const Estimator& estimator)
       : RewrittenFile(directory + "/aggregates.csv"), estimator_(estimator) {}
-  std::string contents(const std::vector<Json>& all) const override;
+  std::string contents(const std::vector<TrialRun>& all) const override;
 
  private:
   Estimator estimator_;
 };
 
 // The CSV text for a set of records (what the sink writes).
-std::string aggregates_csv(const std::vector<Json>& records, const Estimator& estimator = {});
+std::string aggregates_csv(const std::vector<TrialRun>& runs, const Estimator& estimator = {});
 
 }  // namespace harness

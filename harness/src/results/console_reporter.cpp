@@ -6,14 +6,14 @@
 #include "common/brief.h"
 #include "common/human_units.h"
 #include "record/collective_point.h"
+#include "record/record_json.h"
 
 namespace harness {
 namespace {
 
-std::string number(const Json& value, const char* format) {
-  if (!value.is_number()) return "-";
+std::string number(double value, const char* format) {
   char text[64];
-  std::snprintf(text, sizeof text, format, value.get<double>());
+  std::snprintf(text, sizeof text, format, value);
   return text;
 }
 
@@ -21,69 +21,57 @@ std::string text_of(const Json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-const Json& field(const Json& record, const char* a, const char* b) {
-  static const Json none;
-  if (!record.contains(a) || !record[a].is_object() || !record[a].contains(b)) return none;
-  return record[a][b];
-}
-
 // The largest cv behind a noisy mark, for the warning.
-std::string noisy_cv_text(const Json& record) {
+std::string noisy_cv_text(const TrialRun& run) {
   double cv = 0;
-  if (record.contains("step_time_ms")) cv = record["step_time_ms"].value("cv", 0.0);
-  for (const auto& point : record.value("points", Json::array()))
-    cv = std::max(cv, point.value("cv", 0.0));
-  return number(Json(cv), "%.2f");
+  if (run.train && run.train->step_time_ms) cv = run.train->step_time_ms->cv;
+  if (run.collective)
+    for (const CollectivePoint& point : run.collective->points) cv = std::max(cv, point.cv);
+  return number(cv, "%.2f");
 }
 
 // Why a trial is marked noisy, for the warning: a slow spell the quiet gate could not wait
 // out (trial/quiet_gate.h), or timings that vary beyond noise_cv_threshold (or stalls).
-std::string noise_reason(const Json& record) {
-  const Json& not_quiet = field(record, "machine_speed", "not_quiet");
-  if (not_quiet.is_number() && not_quiet.get<int>() > 0)
+std::string noise_reason(const TrialRun& run) {
+  if (run.machine_speed && run.machine_speed->not_quiet > 0)
     return "a slow spell the quiet gate could not wait out (speed canary " +
-           number(field(record, "machine_speed", "slowdown"), "%.2f") + "x its fastest)";
-  return "timings vary beyond noise_cv_threshold (cv " + noisy_cv_text(record) + ")";
+           (run.machine_speed->slowdown ? number(*run.machine_speed->slowdown, "%.2f")
+                                        : std::string("-")) +
+           "x its fastest)";
+  return "timings vary beyond noise_cv_threshold (cv " + noisy_cv_text(run) + ")";
 }
 
 // "402k [398k, 410k]": a figure and its interval, each in the formatter's units.
 template <typename Format>
-std::string with_interval(const Json& value, const Json& low, const Json& high, Format format) {
-  if (!value.is_number()) return "-";
-  std::string text = format(value.get<double>());
-  if (low.is_number() && high.is_number())
-    text += " [" + format(low.get<double>()) + ", " + format(high.get<double>()) + "]";
-  return text;
+std::string with_interval(double value, double low, double high, Format format) {
+  return format(value) + " [" + format(low) + ", " + format(high) + "]";
 }
 
-// A training trial's headline: samples/s with its interval, and the detection quality.
-std::string train_headline(const Json& record) {
-  const Json ci = field(record, "throughput", "samples_per_s_ci95");
-  const bool has_ci = ci.is_array() && ci.size() == 2;
-  std::string text = with_interval(field(record, "throughput", "samples_per_s"),
-                                   has_ci ? ci[0] : Json(), has_ci ? ci[1] : Json(), human_count) +
-                     " samples/s";
-  const Json& auroc = record.contains("detection_points")
-                          ? field(record, "detection_points", "auroc")
-                          : field(record, "detection", "auroc");
-  if (auroc.is_number()) text += "  auroc " + number(auroc, "%.3f");
+// A training trial's headline: samples/s with its interval, and the detection quality (over
+// test points where the data is a series).
+std::string train_headline(const TrainFigures& train) {
+  std::string text = "-";
+  if (const auto& t = train.throughput)
+    text = with_interval(t->samples_per_s, t->ci95_low, t->ci95_high, human_count);
+  text += " samples/s";
+  const std::optional<double> auroc = train.points_auroc ? train.points_auroc : train.auroc;
+  if (auroc) text += "  auroc " + number(*auroc, "%.3f");
   return text;
 }
 
 // A collective trial's headline: busbw at its largest message size, with its interval.
-std::string collective_headline(const Json& record) {
-  const Json& points = record["points"];
-  if (!points.is_array() || points.empty()) return "";
-  const Json& last = points.back();
+std::string collective_headline(const CollectiveFigures& collective) {
+  if (collective.points.empty()) return "";
+  const CollectivePoint& last = collective.points.back();
   return "busbw " +
-         with_interval(last.value("busbw_gbps", Json()), last.value("busbw_ci_low_gbps", Json()),
-                       last.value("busbw_ci_high_gbps", Json()), human_bandwidth) +
-         " at " + human_bytes(last.value("bytes", std::uint64_t{0}));
+         with_interval(last.busbw_gbps, last.busbw_ci_low_gbps, last.busbw_ci_high_gbps,
+                       human_bandwidth) +
+         " at " + human_bytes(last.bytes);
 }
 
-std::string headline(const Json& record) {
-  if (record.contains("throughput")) return train_headline(record);
-  if (record.contains("points")) return collective_headline(record);
+std::string headline(const TrialRun& run) {
+  if (run.train && run.train->timed) return train_headline(*run.train);
+  if (run.collective) return collective_headline(*run.collective);
   return "";
 }
 
@@ -96,7 +84,7 @@ namespace {
 std::string cell_text(const Json& value, const PointField& field) {
   if (value.is_null()) return "n/a";
   if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  if (value.is_number()) return number(value, field.format);
+  if (value.is_number()) return number(value.get<double>(), field.format);
   return text_of(value);
 }
 
@@ -108,24 +96,24 @@ std::string padded(const std::string& text, int width) {
 
 }  // namespace
 
-std::string collective_table(const Json& record) {
-  const Json& s = record["settings"];
+std::string collective_table(const CollectiveFigures& collective) {
   std::string header = "  ", rows;
   for (const auto& field : collective_point_fields()) {
     if (field.width == 0) continue;
     header += padded(field.header, field.width);
     if (std::string(field.key) == "count") header += "  type redop";  // as nccl-tests prints
   }
-  for (const auto& point : record["points"]) {
+  for (const CollectivePoint& point : collective.points) {
+    const Json fields = to_json(point);  // each cell as the record spells it
     rows += "\n  ";
     for (const auto& field : collective_point_fields()) {
       if (field.width == 0) continue;
-      rows += padded(cell_text(point.value(field.key, Json()), field), field.width);
+      rows += padded(cell_text(fields[field.key], field), field.width);
       if (std::string(field.key) == "count")
-        rows += " " + padded(text_of(s["dtype"]), 5) + " " + padded(text_of(s["op"]), 5);
+        rows += " " + padded(collective.dtype, 5) + " " + padded(collective.op, 5);
     }
   }
-  const std::string timing = record["points"].empty() ? "" : text_of(record["points"][0]["timing"]);
+  const std::string timing = collective.points.empty() ? "" : collective.points[0].timing;
   return header + rows + "\n  (algbw, busbw in GB/s from the median time of the slowest rank; " +
          timing + " timing; mean = nccl-tests' figure)";
 }
@@ -205,29 +193,29 @@ void ConsoleReporter::trial_started(const Trial& trial, std::size_t position) {
           " rep=" + std::to_string(trial.repetition) + " seed=" + std::to_string(trial.seed));
 }
 
-void ConsoleReporter::trial_finished(const Json& record, std::size_t position) {
+void ConsoleReporter::trial_finished(const TrialRun& run, std::size_t position) {
   ++finished_;
-  seconds_spent_ += record.value("wall_time_s", 0.0);
+  seconds_spent_ += run.end.wall_time_s;
   const std::size_t left = total_ > position + 1 ? total_ - position - 1 : 0;
   const double eta = finished_ ? seconds_spent_ / finished_ * left : 0;
   std::ostringstream text;
-  text << label(position) << " " << record["status"].get<std::string>() << "  "
-       << trial_label(record.value("axes", Json::object()));
-  if (record.value("repetition", 0) > 0) text << " rep=" << record["repetition"].get<int>();
-  const std::string figure = headline(record);
+  text << label(position) << " " << trial_status_name(run.end.status) << "  "
+       << trial_label(run.identity.axes);
+  if (run.identity.repetition > 0) text << " rep=" << run.identity.repetition;
+  const std::string figure = headline(run);
   if (!figure.empty()) text << "  " << figure;
-  const std::string reason = record.value("reason", std::string());
-  if (!reason.empty()) text << "  (" << brief(reason, 120) << ")";
-  if (record.value("noisy", false)) {
+  if (!run.end.reason.empty()) text << "  (" << brief(run.end.reason, 120) << ")";
+  if (run.noisy) {
     ++noisy_;
-    text << "  noisy: " << noise_reason(record);
+    text << "  noisy: " << noise_reason(run);
   }
-  text << "  " << human_elapsed(record.value("wall_time_s", 0.0));
+  text << "  " << human_elapsed(run.end.wall_time_s);
   if (total_ > 0) text << ", ETA " << human_elapsed(eta);
   message(text.str());
   if (verbosity_ != Verbosity::kVerbose) return;
-  if (record.contains("points")) detail(collective_table(record));
-  if (record.contains("step_time_ms")) detail("      step ms: " + record["step_time_ms"].dump());
+  if (run.collective) detail(collective_table(*run.collective));
+  if (run.train && run.train->step_time_ms)
+    detail("      step ms: " + to_json(*run.train->step_time_ms).dump());
 }
 
 }  // namespace harness

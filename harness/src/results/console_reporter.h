@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "record/trial_run.h"
 #include "spec/trial.h"
 
 namespace harness {
@@ -23,7 +24,7 @@ class ConsoleReporter {
   void message(const std::string& text) const;  // shown unless quiet
   void detail(const std::string& text) const;   // shown when verbose
   void trial_started(const Trial& trial, std::size_t position);
-  void trial_finished(const Json& record, std::size_t position);
+  void trial_finished(const TrialRun& run, std::size_t position);
   void skipped_as_done(std::size_t count) const;
   void extend(std::size_t more_trials) { total_ += more_trials; }  // adaptive repetitions
   std::size_t noisy_trials() const { return noisy_; }
@@ -39,7 +40,7 @@ class ConsoleReporter {
 };
 
 // nccl-tests-style table of a collective record's points.
-std::string collective_table(const Json& record);
+std::string collective_table(const CollectiveFigures& collective);
 
 // "world_size=2 batch_size=32" from a trial's swept values.
 std::string describe_axes(const Json& axes);

@@ -3,31 +3,24 @@
 namespace harness {
 namespace {
 
-const Json& at_path(const Json& record, const char* a, const char* b) {
-  static const Json none;
-  if (!record.contains(a) || !record[a].is_object() || !record[a].contains(b)) return none;
-  return record[a][b];
-}
-
-void add(PointFigures& figures, const std::string& figure, std::uint64_t bytes, const Json& value) {
-  if (value.is_number()) figures[{figure, bytes}].push_back(value.get<double>());
+void add(PointFigures& figures, const std::string& figure, std::uint64_t bytes,
+         const std::optional<double>& value) {
+  if (value) figures[{figure, bytes}].push_back(*value);
 }
 
 }  // namespace
 
-bool measured(const Json& record) {
-  const std::string status = record.value("status", "");
-  return status == "ok" || status == "inconsistent";
-}
-
-void collect_point_figures(const Json& record, PointFigures& figures) {
-  add(figures, "samples_per_s", 0, at_path(record, "throughput", "samples_per_s"));
-  add(figures, "auroc", 0, at_path(record, "detection", "auroc"));
-  add(figures, "final_loss", 0, at_path(record, "loss", "final"));
-  for (const auto& p : record.value("points", Json::array())) {
-    const auto bytes = p.value("bytes", std::uint64_t{0});
-    add(figures, "busbw_gbps", bytes, p.value("busbw_gbps", Json()));
-    add(figures, "time_us", bytes, p.value("time_us", Json()));
+void collect_point_figures(const TrialRun& run, PointFigures& figures) {
+  if (run.train) {
+    const TrainFigures& train = *run.train;
+    if (train.throughput) add(figures, "samples_per_s", 0, train.throughput->samples_per_s);
+    add(figures, "auroc", 0, train.auroc);
+    add(figures, "final_loss", 0, train.final_loss);
+  }
+  if (!run.collective) return;
+  for (const CollectivePoint& point : run.collective->points) {
+    add(figures, "busbw_gbps", point.bytes, point.busbw_gbps);
+    add(figures, "time_us", point.bytes, point.time_us);
   }
 }
 

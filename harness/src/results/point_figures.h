@@ -8,20 +8,17 @@
 #include <utility>
 #include <vector>
 
-#include "common/json.h"
 #include "metrics/point_estimate.h"
+#include "record/trial_run.h"
 
 namespace harness {
 
 // (figure, message bytes or 0) -> one value per repetition that measured it.
 using PointFigures = std::map<std::pair<std::string, std::uint64_t>, std::vector<double>>;
 
-// Trials whose numbers stand: ok, or finished with drifted replicas (rank 0's figures).
-bool measured(const Json& record);
-
 // Adds a measured record's figures: samples_per_s, auroc, final_loss (train); busbw_gbps and
 // time_us per message size (collective).
-void collect_point_figures(const Json& record, PointFigures& figures);
+void collect_point_figures(const TrialRun& run, PointFigures& figures);
 
 // The figures that say how fast (samples/s, busbw), as opposed to what was learnt; time_us
 // says it too, but only restates busbw.

@@ -14,32 +14,32 @@ std::string header() {
   return text + "\n";
 }
 
-void write_rows(const Json& record, std::ostringstream& csv) {
-  const Json& s = record["settings"];
-  const Json backend = record.value("backend", Json::object());
+void write_rows(const TrialRun& run, const CollectiveFigures& collective, std::ostringstream& csv) {
+  const BackendRecord backend = run.backend.value_or(BackendRecord{});
   std::ostringstream identity;
-  identity << record["index"] << "," << csv_cell(record["key"]) << "," << csv_cell(record["status"])
-           << "," << csv_cell(backend.value("name", Json(""))) << ","
-           << csv_cell(backend.value("algorithm", Json(""))) << "," << record["world_size"] << ","
-           << csv_cell(s["dtype"]) << "," << csv_cell(s["op"]);
-  for (const auto& point : record["points"]) {
+  identity << run.identity.index << "," << csv_cell(Json(run.identity.key)) << ","
+           << csv_cell(Json(trial_status_name(run.end.status))) << ","
+           << csv_cell(Json(backend.name)) << "," << csv_cell(Json(backend.algorithm)) << ","
+           << run.identity.world_size << "," << csv_cell(Json(collective.dtype)) << ","
+           << csv_cell(Json(collective.op));
+  for (const CollectivePoint& point : collective.points) {
+    const Json fields = to_json(point);  // each column as the record spells it
     csv << identity.str();
-    for (const auto& field : collective_point_fields())
-      csv << "," << csv_cell(point.value(field.key, Json()));
+    for (const auto& field : collective_point_fields()) csv << "," << csv_cell(fields[field.key]);
     csv << "\n";
   }
 }
 
 }  // namespace
 
-std::string PointsCsv::contents(const std::vector<Json>& all) const {
+std::string PointsCsv::contents(const std::vector<TrialRun>& all) const {
   std::ostringstream csv;
   bool any = false;
-  for (const auto& record : all) {
-    if (!record.contains("points") || !record["points"].is_array()) continue;
+  for (const auto& run : all) {
+    if (!run.collective) continue;
     if (!any) csv << header();
     any = true;
-    write_rows(record, csv);
+    write_rows(run, *run.collective, csv);
   }
   return any ? csv.str() : std::string();
 }

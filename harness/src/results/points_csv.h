@@ -12,7 +12,7 @@ namespace harness {
 class PointsCsv final : public RewrittenFile {
  public:
   explicit PointsCsv(const std::string& directory) : RewrittenFile(directory + "/points.csv") {}
-  std::string contents(const std::vector<Json>& all) const override;  // empty: no collective
+  std::string contents(const std::vector<TrialRun>& all) const override;  // empty: no collective
 };
 
 }  // namespace harness

@@ -42,6 +42,24 @@ bool is_trial_record(const Json& record) {
          record["key"].is_string() && record.contains("status") && record["status"].is_string();
 }
 
+// A record of trials.jsonl read into its typed view; InputError, prefixed with `where`, for a
+// layout newer than this harness reads or a record it cannot read.
+TrialRun run_of(Json record, const std::string& where) {
+  const int version = record_version_of(record);
+  if (version < 0)
+    throw InputError(where + "record_version is " + record["record_version"].dump() +
+                     ", expected an integer");
+  if (version > kRecordVersion)
+    throw InputError(where + "record_version " + std::to_string(version) +
+                     " is newer than this harness reads (up to " + std::to_string(kRecordVersion) +
+                     "); continue the folder with the harness that wrote it");
+  try {
+    return read_trial_run(std::move(record));
+  } catch (const InputError& e) {
+    throw InputError(where + e.what());
+  }
+}
+
 }  // namespace
 
 ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::string>* warnings) {
@@ -69,35 +87,28 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
       dropped = true;
       continue;
     }
-    const int version = record_version_of(record);
-    if (version < 0)
-      throw InputError(directory + "/trials.jsonl:" + std::to_string(number) +
-                       ": record_version is " + record["record_version"].dump() +
-                       ", expected an integer");
-    if (version > kRecordVersion)
-      throw InputError(directory + "/trials.jsonl:" + std::to_string(number) + ": record_version " +
-                       std::to_string(version) + " is newer than this harness reads (up to " +
-                       std::to_string(kRecordVersion) +
-                       "); continue the folder with the harness that wrote it");
-    store.records_.push_back(std::move(record));
+    store.runs_.push_back(
+        run_of(std::move(record), directory + "/trials.jsonl:" + std::to_string(number) + ": "));
   }
   if (!dropped) return store;
   // Rewrite without the dropped lines so the file stays valid JSON Lines.
   std::string text;
-  for (const auto& record : store.records_) text += record.dump() + "\n";
+  for (const auto& run : store.runs_) text += run.json.dump() + "\n";
   write_file_atomically((fs::path(directory) / "trials.jsonl").string(), text);
   return store;
 }
 
 std::set<std::string> ResultsStore::completed_keys() const {
   std::set<std::string> keys;
-  for (const auto& record : records_) keys.insert(record["key"].get<std::string>());
+  for (const auto& run : runs_) keys.insert(run.identity.key);
   return keys;
 }
 
-void ResultsStore::append(const Json& record) {
+const TrialRun& ResultsStore::append(const Json& record) {
+  TrialRun run = read_trial_run(record);  // a record the harness cannot read is never written
   append_durably((fs::path(directory_) / "trials.jsonl").string(), record.dump() + "\n");
-  records_.push_back(record);
+  runs_.push_back(std::move(run));
+  return runs_.back();
 }
 
 void ResultsStore::write_meta(const Json& meta) const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "record/trial_run.h"
 #include "results/folder_lock.h"
 
 namespace harness {
@@ -24,9 +25,11 @@ class ResultsStore {
 
   const std::string& directory() const { return directory_; }
   std::set<std::string> completed_keys() const;
-  const std::vector<Json>& records() const { return records_; }
+  // Every record of the folder, in the order written, each read once into its typed view.
+  const std::vector<TrialRun>& runs() const { return runs_; }
 
-  void append(const Json& record);
+  // Writes the record to trials.jsonl (durably) and returns it as read.
+  const TrialRun& append(const Json& record);
   void write_meta(const Json& meta) const;
   // meta.json, or an empty object when it is missing or unreadable.
   Json read_meta() const;
@@ -38,7 +41,7 @@ class ResultsStore {
  private:
   std::string directory_;
   FolderLock lock_;
-  std::vector<Json> records_;
+  std::vector<TrialRun> runs_;
 };
 
 }  // namespace harness

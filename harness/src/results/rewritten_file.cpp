@@ -4,7 +4,7 @@
 
 namespace harness {
 
-void RewrittenFile::record_added(const Json& /*record*/, const std::vector<Json>& all) {
+void RewrittenFile::record_added(const TrialRun& /*run*/, const std::vector<TrialRun>& all) {
   const double since_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
   if (since_s >= kQuietFactor * last_write_s_) {
@@ -14,11 +14,11 @@ void RewrittenFile::record_added(const Json& /*record*/, const std::vector<Json>
   }
 }
 
-void RewrittenFile::sweep_ended(const std::vector<Json>& all) {
+void RewrittenFile::sweep_ended(const std::vector<TrialRun>& all) {
   if (stale_) write(all);
 }
 
-void RewrittenFile::write(const std::vector<Json>& all) {
+void RewrittenFile::write(const std::vector<TrialRun>& all) {
   const auto started = std::chrono::steady_clock::now();
   const std::string text = contents(all);
   if (!text.empty()) write_file_atomically(path_, text);

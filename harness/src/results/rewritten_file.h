@@ -20,14 +20,14 @@ class RewrittenFile : public RecordSink {
   static constexpr double kQuietFactor = 20;
 
   explicit RewrittenFile(std::string path) : path_(std::move(path)) {}
-  void record_added(const Json& record, const std::vector<Json>& all) final;
-  void sweep_ended(const std::vector<Json>& all) final;
+  void record_added(const TrialRun& run, const std::vector<TrialRun>& all) final;
+  void sweep_ended(const std::vector<TrialRun>& all) final;
 
   // The file's contents for these records; empty: no file (yet).
-  virtual std::string contents(const std::vector<Json>& all) const = 0;
+  virtual std::string contents(const std::vector<TrialRun>& all) const = 0;
 
  private:
-  void write(const std::vector<Json>& all);
+  void write(const std::vector<TrialRun>& all);
 
   std::string path_;
   std::chrono::steady_clock::time_point last_write_{};

@@ -18,14 +18,15 @@ void flatten_scalars(const Json& value, const std::string& prefix,
   }
 }
 
-std::string SummaryCsv::contents(const std::vector<Json>& all) const {
-  // Columns: the union of every record's scalar fields, in first-seen order.
+std::string SummaryCsv::contents(const std::vector<TrialRun>& all) const {
+  // Columns: the union of every record's scalar fields, in first-seen order: every field as
+  // written, whatever its kind or layout, so the record itself and not its typed view.
   std::vector<std::string> columns;
   std::set<std::string> seen;
   std::vector<std::map<std::string, Json>> rows;
-  for (const auto& record : all) {
+  for (const auto& run : all) {
     std::vector<std::pair<std::string, Json>> cells;
-    flatten_scalars(record, "", &cells);
+    flatten_scalars(run.json, "", &cells);
     std::map<std::string, Json> row;
     for (auto& [column, value] : cells) {
       if (seen.insert(column).second) columns.push_back(column);

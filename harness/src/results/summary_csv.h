@@ -13,7 +13,7 @@ namespace harness {
 class SummaryCsv final : public RewrittenFile {
  public:
   explicit SummaryCsv(const std::string& directory) : RewrittenFile(directory + "/summary.csv") {}
-  std::string contents(const std::vector<Json>& all) const override;
+  std::string contents(const std::vector<TrialRun>& all) const override;
 };
 
 // Scalars of a record flattened to dotted column names; arrays are left out.

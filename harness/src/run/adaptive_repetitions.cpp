@@ -11,10 +11,11 @@
 
 namespace harness {
 
-double widest_relative_width(const std::vector<Json>& point_records, const Estimator& estimator) {
+double widest_relative_width(const std::vector<TrialRun>& point_records,
+                             const Estimator& estimator) {
   PointFigures figures;
   for (const auto& record : point_records)
-    if (measured(record)) collect_point_figures(record, figures);
+    if (record.measured()) collect_point_figures(record, figures);
   double widest = 0;
   for (const auto& [figure, values] : figures) {
     if (!is_speed_figure(figure.first) || values.size() < 2) continue;
@@ -49,17 +50,18 @@ AdaptivePlanner::AdaptivePlanner(const AdaptiveRepetitions& settings, const Esti
       planned_(planned_repetitions),
       points_(std::move(points)) {}
 
-std::vector<Json> AdaptivePlanner::records_of(std::size_t point, const std::vector<Json>& records,
-                                              int before_repetition) const {
-  std::vector<Json> found;
+std::vector<TrialRun> AdaptivePlanner::records_of(std::size_t point,
+                                                  const std::vector<TrialRun>& records,
+                                                  int before_repetition) const {
+  std::vector<TrialRun> found;
   for (const auto& record : records)
-    if (record.value("point", "") == points_[point].point &&
-        record.value("repetition", 0) < before_repetition)
+    if (record.identity.point == points_[point].point &&
+        record.identity.repetition < before_repetition)
       found.push_back(record);
   return found;
 }
 
-std::vector<std::size_t> AdaptivePlanner::points_to_repeat(const std::vector<Json>& records,
+std::vector<std::size_t> AdaptivePlanner::points_to_repeat(const std::vector<TrialRun>& records,
                                                            int repetition) const {
   std::vector<std::size_t> chosen;
   if (repetition < planned_ || repetition >= settings_.max_repetitions) return chosen;
@@ -69,22 +71,22 @@ std::vector<std::size_t> AdaptivePlanner::points_to_repeat(const std::vector<Jso
   return chosen;
 }
 
-bool AdaptivePlanner::is_extra(const Json& record) const {
-  return record.value("repetition", 0) >= planned_;
+bool AdaptivePlanner::is_extra(const TrialRun& record) const {
+  return record.identity.repetition >= planned_;
 }
 
-double AdaptivePlanner::seconds_spent(const std::vector<Json>& records) const {
+double AdaptivePlanner::seconds_spent(const std::vector<TrialRun>& records) const {
   double spent = 0;
   for (const auto& record : records)
-    if (is_extra(record)) spent += record.value("wall_time_s", 0.0);
+    if (is_extra(record)) spent += record.end.wall_time_s;
   return spent;
 }
 
-bool AdaptivePlanner::budget_left(const std::vector<Json>& records) const {
+bool AdaptivePlanner::budget_left(const std::vector<TrialRun>& records) const {
   return seconds_spent(records) < settings_.budget_s;
 }
 
-Json AdaptivePlanner::summary(const std::vector<Json>& records) const {
+Json AdaptivePlanner::summary(const std::vector<TrialRun>& records) const {
   std::size_t extra = 0;
   for (const auto& record : records) extra += is_extra(record) ? 1 : 0;
   Json wide = Json::array();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "record/trial_run.h"
 #include "spec/experiment.h"
 #include "spec/trial.h"
 
@@ -17,7 +18,8 @@ namespace harness {
 // size) still is under the estimator: PointEstimate::width (the median's interval half-width,
 // or the K-th fastest's distance from the fastest, infinite with fewer than K values); 0 when
 // no figure has two measured values.
-double widest_relative_width(const std::vector<Json>& point_records, const Estimator& estimator);
+double widest_relative_width(const std::vector<TrialRun>& point_records,
+                             const Estimator& estimator);
 
 // The target as the console says it: "+-5%" (median) or "5% between the 3 fastest" (k_best).
 std::string target_text(const AdaptiveRepetitions& settings, const Estimator& estimator);
@@ -34,19 +36,20 @@ class AdaptivePlanner {
 
   // Indices into points() of those that get `repetition` (>= the planned ones): every point
   // still less settled than the target, judged on its records of earlier repetitions.
-  std::vector<std::size_t> points_to_repeat(const std::vector<Json>& records, int repetition) const;
+  std::vector<std::size_t> points_to_repeat(const std::vector<TrialRun>& records,
+                                            int repetition) const;
 
   // Wall time the extra trials recorded so far took, and whether another may start.
-  double seconds_spent(const std::vector<Json>& records) const;
-  bool budget_left(const std::vector<Json>& records) const;
+  double seconds_spent(const std::vector<TrialRun>& records) const;
+  bool budget_left(const std::vector<TrialRun>& records) const;
 
   // For meta.json and the console: trials, time, and the points still wider than the target.
-  Json summary(const std::vector<Json>& records) const;
+  Json summary(const std::vector<TrialRun>& records) const;
 
  private:
-  bool is_extra(const Json& record) const;  // a trial beyond the planned repetitions
-  std::vector<Json> records_of(std::size_t point, const std::vector<Json>& records,
-                               int before_repetition) const;
+  bool is_extra(const TrialRun& record) const;  // a trial beyond the planned repetitions
+  std::vector<TrialRun> records_of(std::size_t point, const std::vector<TrialRun>& records,
+                                   int before_repetition) const;
   AdaptiveRepetitions settings_;
   Estimator estimator_;
   int planned_;

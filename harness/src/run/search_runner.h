@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "record/trial_run.h"
 #include "results/console_reporter.h"
 #include "spec/experiment.h"
 #include "spec/trial.h"
@@ -16,7 +17,7 @@ namespace harness {
 
 struct SearchHooks {
   std::function<void(const Trial& trial, std::size_t position)> run;  // collective
-  std::function<const std::vector<Json>&()> records;                  // rank 0 only
+  std::function<const std::vector<TrialRun>&()> records;              // rank 0 only
   std::function<void(const Json& summary)> write;                     // rank 0 only: search.json
   ConsoleReporter* reporter = nullptr;
 };

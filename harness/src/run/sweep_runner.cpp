@@ -39,12 +39,13 @@ struct Leader {
   ResultsStore store;
   std::vector<std::unique_ptr<RecordSink>> sinks;
 
-  void add(const Json& finished) {
-    store.append(finished);
-    for (auto& sink : sinks) sink->record_added(finished, store.records());
+  const TrialRun& add(const Json& finished) {
+    const TrialRun& run = store.append(finished);
+    for (auto& sink : sinks) sink->record_added(run, store.runs());
+    return run;
   }
   void sweep_ended() {
-    for (auto& sink : sinks) sink->sweep_ended(store.records());
+    for (auto& sink : sinks) sink->sweep_ended(store.runs());
   }
 };
 
@@ -86,8 +87,7 @@ class HangRecorder {
     // meta.json it was armed with, which lacks "aborted" (seen under load).
     arm_interruption_mark(leader_->store.directory(), meta_);
     try {
-      if (trial_)
-        leader_->add(frame_record(*trial_, TrialStatus::kHung, message, started_));
+      if (trial_) leader_->add(frame_record(*trial_, TrialStatus::kHung, message, started_));
       leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
       leader_->store.write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
@@ -216,8 +216,9 @@ struct TrialDriver {
       sleeping_barrier(MPI_COMM_WORLD);
     }
     hangs.trial_started(nullptr);
-    on_leader(leader != nullptr, [&] { leader->add(record); });
-    if (leader) reporter.trial_finished(record, position);
+    const TrialRun* finished = nullptr;
+    on_leader(leader != nullptr, [&] { finished = &leader->add(record); });
+    if (finished) reporter.trial_finished(*finished, position);
   }
 };
 
@@ -227,8 +228,7 @@ std::vector<std::size_t> share_points_to_repeat(const AdaptivePlanner& planner,
                                                 const Leader* leader, int repetition) {
   Json chosen = Json::array();
   if (leader)
-    for (auto p : planner.points_to_repeat(leader->store.records(), repetition))
-      chosen.push_back(p);
+    for (auto p : planner.points_to_repeat(leader->store.runs(), repetition)) chosen.push_back(p);
   chosen = Json::parse(broadcast_string(chosen.dump(), 0, MPI_COMM_WORLD));
   return chosen.get<std::vector<std::size_t>>();
 }
@@ -242,7 +242,7 @@ NextStep share_next_step(const AdaptivePlanner& planner, const Leader* leader, c
   if (leader) {
     if (leader->store.completed_keys().count(trial.key))
       step = NextStep::kAlreadyRecorded;
-    else if (!planner.budget_left(leader->store.records()))
+    else if (!planner.budget_left(leader->store.runs()))
       step = NextStep::kStop;
   }
   check_mpi(MPI_Bcast(&step, 1, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
@@ -280,7 +280,7 @@ Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Tr
       ++position;
     }
   }
-  return driver.leader ? planner.summary(driver.leader->store.records()) : Json();
+  return driver.leader ? planner.summary(driver.leader->store.runs()) : Json();
 }
 
 // The sweep as planned: every trial not yet recorded, then adaptive repetitions.
@@ -304,8 +304,8 @@ Json search_in_folder(const Experiment& experiment, const std::vector<Trial>& tr
   hooks.run = [&driver](const Trial& trial, std::size_t position) {
     driver.run(trial, position);
   };
-  hooks.records = [leader]() -> const std::vector<Json>& {
-    return leader->store.records();
+  hooks.records = [leader]() -> const std::vector<TrialRun>& {
+    return leader->store.runs();
   };
   hooks.write = [leader](const Json& summary) {
     write_file_atomically(leader->store.directory() + "/search.json", summary.dump(1) + "\n");
@@ -322,9 +322,9 @@ Json search_mark(const Json& search) {
           {"stopped", search.value("stopped", Json())}};
 }
 
-std::string status_tally(const std::vector<Json>& records) {
+std::string status_tally(const std::vector<TrialRun>& runs) {
   std::map<std::string, int> counts;
-  for (const auto& record : records) ++counts[record["status"].get<std::string>()];
+  for (const auto& run : runs) ++counts[trial_status_name(run.end.status)];
   std::string tally;
   for (const auto& [status, count] : counts)
     tally += (tally.empty() ? "" : ", ") + std::to_string(count) + " " + status;
@@ -425,7 +425,7 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   }
   if (!leader) return {};
   const std::size_t noisy = reporter.noisy_trials();
-  reporter.message("harness: done (" + status_tally(leader->store.records()) +
+  reporter.message("harness: done (" + status_tally(leader->store.runs()) +
                    (noisy ? "; " + std::to_string(noisy) + " noisy" : std::string()) +
                    "); results in " + leader->store.directory());
   reporter.message("harness: the Answer and report.md: scripts/plot " + leader->store.directory());

@@ -7,78 +7,78 @@
 
 #include "common/human_units.h"
 #include "metrics/statistics.h"
-#include "results/point_figures.h"
 
 namespace harness {
 namespace {
 
-const Json* find(const Json& object, const char* a, const char* b) {
-  if (!object.contains(a) || !object[a].is_object() || !object[a].contains(b)) return nullptr;
-  const Json& value = object[a][b];
-  return value.is_number() ? &value : nullptr;
-}
-
 // The bus bandwidth at the chosen message size, or at the largest one measured.
-const Json* busbw_of(const Json& record, const SearchSettings& search) {
-  const Json* chosen = nullptr;
+std::optional<double> busbw_of(const TrialRun& run, const SearchSettings& search) {
+  if (!run.collective) return std::nullopt;
+  std::optional<double> chosen;
   std::uint64_t largest = 0;
-  for (const auto& point : record.value("points", Json::array())) {
-    const auto bytes = point.value("bytes", std::uint64_t{0});
-    const bool wanted = search.message_bytes ? bytes == *search.message_bytes : bytes >= largest;
-    if (wanted && point.contains("busbw_gbps") && point["busbw_gbps"].is_number()) {
-      chosen = &point["busbw_gbps"];
-      largest = bytes;
+  for (const CollectivePoint& point : run.collective->points) {
+    const bool wanted =
+        search.message_bytes ? point.bytes == *search.message_bytes : point.bytes >= largest;
+    if (wanted) {
+      chosen = point.busbw_gbps;
+      largest = point.bytes;
     }
   }
   return chosen;
 }
 
-// Seconds per training step in the timing phase: the measured step rate.
-double step_seconds(const Json& record) {
-  const Json* p50 = find(record, "step_time_ms", "p50");
-  return p50 ? p50->get<double>() / 1000 : 0;
-}
-
-void time_to_target(const Json& record, const SearchSettings& search, TrialFigure* figure) {
-  const double step_s = step_seconds(record);
+void time_to_target(const TrainFigures& train, const SearchSettings& search, TrialFigure* figure) {
+  // Seconds per training step in the timing phase: the measured step rate.
+  const double step_s = train.step_time_ms ? train.step_time_ms->p50 / 1000 : 0;
   if (step_s <= 0) {
     figure->problem = "no measured step time";
     return;
   }
-  const double trained_s = record.value("steps", 0.0) * step_s;
+  const double trained_s = static_cast<double>(train.steps) * step_s;
   if (search.target_auroc) {
-    const Json* auroc = find(record, "detection", "auroc");
-    figure->reached = auroc && auroc->get<double>() >= *search.target_auroc;
+    figure->reached = train.auroc && *train.auroc >= *search.target_auroc;
     figure->value = trained_s;
   } else {
-    figure->reached = record.contains("target") && record["target"].value("reached", false);
-    figure->value = figure->reached ? record["target"].value("steps", 0.0) * step_s : 0;
+    figure->reached = train.target.reached();
+    figure->value = figure->reached ? static_cast<double>(*train.target.steps) * step_s : 0;
   }
   figure->at_least = trained_s;
   figure->usable = true;
 }
 
+// The objective's figure of a measured record, when it has one.
+std::optional<double> objective_value(const TrialRun& run, const SearchSettings& search) {
+  switch (search.objective) {
+    case SearchObjective::kSamplesPerS:
+      if (run.train && run.train->throughput) return run.train->throughput->samples_per_s;
+      return std::nullopt;
+    case SearchObjective::kAuroc: return run.train ? run.train->auroc : std::nullopt;
+    case SearchObjective::kBusbw: return busbw_of(run, search);
+    case SearchObjective::kTimeToTarget: break;  // not one value: time_to_target()
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-TrialFigure figure_of(const Json& record, const SearchSettings& search) {
+TrialFigure figure_of(const TrialRun& run, const SearchSettings& search) {
   TrialFigure figure;
-  if (!measured(record)) {
-    figure.problem = record.value("status", "unknown") + ": " + record.value("reason", "");
+  if (!run.measured()) {
+    figure.problem = std::string(trial_status_name(run.end.status)) + ": " + run.end.reason;
     return figure;
   }
-  if (const Json* loss = record.contains("loss") ? &record["loss"] : nullptr;
-      loss && loss->is_object() && loss->contains("final") && (*loss)["final"].is_number())
-    figure.final_loss = (*loss)["final"].get<double>();
-  const Json* value = nullptr;
-  switch (search.objective) {
-    case SearchObjective::kSamplesPerS: value = find(record, "throughput", "samples_per_s"); break;
-    case SearchObjective::kAuroc: value = find(record, "detection", "auroc"); break;
-    case SearchObjective::kBusbw: value = busbw_of(record, search); break;
-    case SearchObjective::kTimeToTarget: time_to_target(record, search, &figure); return figure;
+  if (run.train && run.train->final_loss) figure.final_loss = *run.train->final_loss;
+  if (search.objective == SearchObjective::kTimeToTarget) {
+    if (run.train)
+      time_to_target(*run.train, search, &figure);
+    else
+      figure.problem = "no measured step time";
+    return figure;
   }
-  figure.usable = value != nullptr && std::isfinite(value->get<double>());
+  const std::optional<double> value = objective_value(run, search);
+  figure.usable = value && std::isfinite(*value);
   if (figure.usable)
-    figure.value = value->get<double>();
+    figure.value = *value;
   else
     figure.problem = "the record has no " + search_objective_name(search.objective);
   return figure;

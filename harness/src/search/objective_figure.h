@@ -7,6 +7,7 @@
 
 #include "common/json.h"
 #include "metrics/point_estimate.h"
+#include "record/trial_run.h"
 #include "spec/search_settings.h"
 
 namespace harness {
@@ -22,7 +23,7 @@ struct TrialFigure {
   std::string problem;    // why it is not usable ("failed: ...")
 };
 
-TrialFigure figure_of(const Json& record, const SearchSettings& search);
+TrialFigure figure_of(const TrialRun& run, const SearchSettings& search);
 
 // A configuration at a rung. Higher `goodness` is better whatever the objective's direction,
 // so decisions compare one way.

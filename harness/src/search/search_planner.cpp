@@ -14,13 +14,11 @@
 namespace harness {
 namespace {
 
-using RecordIndex = std::map<std::string, const Json*>;  // trial key -> its record
+using RecordIndex = std::map<std::string, const TrialRun*>;  // trial key -> its record
 
-RecordIndex index_records(const std::vector<Json>& records) {
+RecordIndex index_records(const std::vector<TrialRun>& runs) {
   RecordIndex index;
-  for (const auto& record : records)
-    if (record.contains("key") && record["key"].is_string())
-      index[record["key"].get<std::string>()] = &record;
+  for (const auto& run : runs) index[run.identity.key] = &run;
   return index;
 }
 
@@ -54,12 +52,12 @@ struct PlanWalk {
   SearchState& state;
   std::set<std::string> visited;
 
-  const Json* record_of(const std::string& key) {
+  const TrialRun* record_of(const std::string& key) {
     const auto found = recorded.find(key);
     if (found == recorded.end()) return nullptr;
     if (visited.insert(key).second) {
       ++state.trials;
-      state.seconds += found->second->value("wall_time_s", 0.0);
+      state.seconds += found->second->end.wall_time_s;
     }
     return found->second;
   }
@@ -138,7 +136,7 @@ std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, 
   return trials;
 }
 
-SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
+SearchState SearchPlanner::replay(const std::vector<TrialRun>& records) const {
   SearchState state;
   const RecordIndex index = index_records(records);
   PlanWalk walk{index, state, {}};
@@ -165,7 +163,7 @@ SearchState SearchPlanner::replay(const std::vector<Json>& records) const {
       for (std::size_t r = 0; r < most && !budget_spent; ++r)
         for (std::size_t i = 0; i < survivors.size() && !budget_spent; ++i) {
           if (r >= planned[i].size()) continue;
-          if (const Json* record = walk.record_of(key(planned[i][r]))) {
+          if (const TrialRun* record = walk.record_of(key(planned[i][r]))) {
             figures[i].push_back(figure_of(*record, search_));
           } else if (state.seconds >= search_.budget_s) {
             budget_spent = true;
@@ -248,7 +246,7 @@ std::string SearchPlanner::label(std::size_t configuration) const {
   return axes.empty() ? std::string("(the settings)") : trial_label(axes);
 }
 
-Json SearchPlanner::summary(const SearchState& state, const std::vector<Json>& records) const {
+Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun>& records) const {
   Json rungs = Json::array();
   for (const auto& rung : state.rungs) {
     Json entries = Json::array();
@@ -298,11 +296,11 @@ Json SearchPlanner::summary(const SearchState& state, const std::vector<Json>& r
           {"grid", grid}};
 }
 
-Json SearchPlanner::grid_cost(const std::vector<Json>& records) const {
+Json SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
   std::map<std::string, std::pair<double, int>> by_point;  // point -> wall seconds, trials
   for (const auto& record : records) {
-    auto& [seconds, trials] = by_point[record.value("point", "")];
-    seconds += record.value("wall_time_s", 0.0);
+    auto& [seconds, trials] = by_point[record.identity.point];
+    seconds += record.end.wall_time_s;
     ++trials;
   }
   const auto mean_of = [&](const std::string& point) {

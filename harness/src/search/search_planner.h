@@ -14,6 +14,7 @@
 
 #include "common/json.h"
 #include "metrics/point_estimate.h"
+#include "record/trial_run.h"
 #include "search/rung_decision.h"
 #include "spec/search_settings.h"
 #include "spec/trial.h"
@@ -54,7 +55,7 @@ class SearchPlanner {
 
   const std::vector<Trial>& configurations() const { return configurations_; }
 
-  SearchState replay(const std::vector<Json>& records) const;
+  SearchState replay(const std::vector<TrialRun>& records) const;
 
   // The trial itself, the same on every rank.
   Trial trial(const PlannedTrial& planned) const;
@@ -63,7 +64,7 @@ class SearchPlanner {
 
   // search.json: the settings, every rung, the winner and runner-up, what it cost and what
   // the grid would have.
-  Json summary(const SearchState& state, const std::vector<Json>& records) const;
+  Json summary(const SearchState& state, const std::vector<TrialRun>& records) const;
 
   // The console's line for a rung, and for the end.
   std::string rung_line(const SearchRung& rung) const;
@@ -82,7 +83,7 @@ class SearchPlanner {
   Json winner_axes(std::size_t configuration) const;
   // What every configuration at the full resource would cost: trials, and seconds estimated
   // from the trials recorded (lower epochs scaled up).
-  Json grid_cost(const std::vector<Json>& records) const;
+  Json grid_cost(const std::vector<TrialRun>& records) const;
   std::string label(std::size_t configuration) const;
   std::string closest_rival(const RungDecision& decision) const;
 
