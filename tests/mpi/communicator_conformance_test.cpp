@@ -363,6 +363,33 @@ TEST_P(Conformance, EveryRankGetsTheSameBits) {
   }
 }
 
+// Calls of one size follow each other as training steps do: a peer already in its next call
+// must not overwrite what a slower rank has yet to read of the last one. Exact small integers,
+// different in each call, so any element taken from the wrong call shows.
+TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  constexpr std::size_t kCount = 1000;
+  constexpr int kCalls = 200;
+  std::vector<float> data(kCount);
+  std::size_t wrong = 0;
+  for (int call = 0; call < kCalls; ++call) {
+    const double scale = call % 7 + 1;
+    for (std::size_t i = 0; i < kCount; ++i)
+      data[i] = static_cast<float>(element(world_rank(), i) * scale);
+    const plugin::Status status =
+        communicator->allreduce({data.data(), kCount, plugin::DType::kFloat32}, {});
+    ASSERT_TRUE(status.is_ok()) << status.message();
+    for (std::size_t i = 0; i < kCount; ++i) {
+      double expected = 0;
+      for (int r = 0; r < world_size(); ++r) expected += element(r, i) * scale;
+      wrong += static_cast<double>(data[i]) == expected ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << ": elements wrong over " << kCalls
+                       << " calls of " << kCount << " on rank " << world_rank();
+}
+
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
   std::shared_ptr<plugin::Communicator> communicator;
   if (GetParam().name == kHierarchicalBackend) {

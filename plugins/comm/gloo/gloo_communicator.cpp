@@ -313,7 +313,21 @@ class GlooCommunicator final : public plugin::Communicator {
     }
     std::memcpy(bound.staging.get(), data, bytes);
     bound.algorithm->run();
+    if (algorithm_ == "bcube") fence_bcube();
     std::memcpy(data, bound.staging.get(), bytes);
+  }
+
+  // gloo's bcube waits, before it returns, only for its first step's peers to have read what it
+  // sent them. With two or more steps (4 ranks at base 2), a rank already in its next call of
+  // the same size sends into the receive buffer of a later step's peer that may not have copied
+  // the last call's data out yet, and that peer returns wrong elements (seen across hosts: every
+  // few hundred calls). A barrier after each call means every rank has read all it was sent.
+  // Built on the first bcube call, which every rank makes at the same point, so the slots
+  // stay in step.
+  void fence_bcube() {
+    if (size_ <= bcube_base_) return;  // one step: gloo's own wait suffices
+    if (!bcube_fence_) bcube_fence_ = std::make_unique<gloo::BarrierAllToOne>(context_);
+    bcube_fence_->run();
   }
 
   template <class T>
@@ -337,6 +351,7 @@ class GlooCommunicator final : public plugin::Communicator {
   MPI_Comm leave_comm_ = MPI_COMM_NULL;
   std::shared_ptr<gloo::rendezvous::Context> context_;
   std::map<std::pair<std::size_t, int>, BoundAlgorithm> algorithms_;  // by (count, dtype)
+  std::unique_ptr<gloo::Algorithm> bcube_fence_;
 };
 
 }  // namespace harness::plugins
