@@ -47,7 +47,9 @@ bool flag_or(const Json& object, const char* key, bool fallback) {
 template <typename T>
 std::vector<T> numbers_of(const Json& object, const char* key) {
   std::vector<T> values;
-  for (const Json& value : member(object, key))  // null and scalars iterate as nothing / once
+  const Json& list = member(object, key);
+  if (!list.is_array()) return values;
+  for (const Json& value : list)
     if (value.is_number()) values.push_back(value.get<T>());
   return values;
 }
