@@ -31,9 +31,9 @@ std::string identity(const TrialRun& run) {
             (item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
   const BackendRecord backend = run.backend.value_or(BackendRecord{});
   std::ostringstream out;
-  out << csv_cell(Json(id.part)) << "," << csv_cell(Json(id.point)) << ","
-      << csv_cell(Json(id.kind)) << "," << id.world_size << "," << csv_cell(Json(backend.name))
-      << "," << csv_cell(Json(backend.algorithm)) << "," << csv_cell(Json(axes));
+  out << csv_cell(id.part) << "," << csv_cell(id.point) << "," << csv_cell(id.kind) << ","
+      << id.world_size << "," << csv_cell(backend.name) << "," << csv_cell(backend.algorithm) << ","
+      << csv_cell(axes);
   return out.str();
 }
 

@@ -67,7 +67,10 @@ void append_durably(const std::string& path, const std::string& text) {
 std::string csv_cell(const Json& value) {
   if (value.is_null()) return "";
   if (!value.is_string()) return value.dump();
-  const std::string text = value.get<std::string>();
+  return csv_cell(value.get_ref<const std::string&>());
+}
+
+std::string csv_cell(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -24,5 +24,7 @@ void append_durably(const std::string& path, const std::string& text);
 
 // A CSV cell (RFC 4180 quoting): strings as text, null as empty, anything else as JSON.
 std::string csv_cell(const Json& value);
+// A text cell, quoted where RFC 4180 needs it.
+std::string csv_cell(const std::string& text);
 
 }  // namespace harness

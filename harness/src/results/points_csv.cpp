@@ -17,11 +17,11 @@ std::string header() {
 void write_rows(const TrialRun& run, const CollectiveFigures& collective, std::ostringstream& csv) {
   const BackendRecord backend = run.backend.value_or(BackendRecord{});
   std::ostringstream identity;
-  identity << run.identity.index << "," << csv_cell(Json(run.identity.key)) << ","
-           << csv_cell(Json(trial_status_name(run.end.status))) << ","
-           << csv_cell(Json(backend.name)) << "," << csv_cell(Json(backend.algorithm)) << ","
-           << run.identity.world_size << "," << csv_cell(Json(collective.dtype)) << ","
-           << csv_cell(Json(collective.op));
+  identity << run.identity.index << "," << csv_cell(run.identity.key) << ","
+           << csv_cell(std::string(trial_status_name(run.end.status))) << ","
+           << csv_cell(backend.name) << "," << csv_cell(backend.algorithm) << ","
+           << run.identity.world_size << "," << csv_cell(collective.dtype) << ","
+           << csv_cell(collective.op);
   for (const CollectivePoint& point : collective.points) {
     const Json fields = to_json(point);  // each column as the record spells it
     csv << identity.str();
