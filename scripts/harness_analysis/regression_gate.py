@@ -9,9 +9,13 @@ goes first, so drift hits both alike): bench/comm under mpirun -np 2, bench/host
 and experiments/regression.json through the harness (exported as Google Benchmark JSON). Each
 side's rounds are merged into one Google Benchmark JSON (repetitions as runs) and compared by
 Google Benchmark's own compare.py (Mann-Whitney U test). A benchmark regresses when its median
-time grew by more than --threshold AND the U test's p-value is below --alpha; the gate then
-exits 1 naming it, else 0 (2: the gate could not run). Writes base.json, candidate.json,
-comparison.json (compare.py's), gate.json (verdicts) and gate.png to --out.
+time grew by more than --threshold AND the U test's p-value is below --alpha. A benchmark that
+regresses is measured again before the gate believes it: fresh interleaved rounds of only the
+flagged benchmarks (candidate first this time), compared on their own; the gate exits 1 naming
+those that regress in both passes, else 0 (2: the gate could not run). A slow spell of the
+machine that hits one side's turn tips one pass, seldom two; a real slowdown shows in both.
+Writes base.json, candidate.json, comparison.json (compare.py's), their confirm-* twins when a
+confirmation ran, gate.json (verdicts) and gate.png to --out.
 
 Defaults (--threshold 0.15, --alpha 0.01) were calibrated on a 2-core shared VM (docs/benchmarks.md,
 "Regression benchmarks"): no false alarm in 10 gates of identical builds; a 25% slower mpi
@@ -82,7 +86,6 @@ class Side:
         for assignment in extra_env:
             name, _, value = assignment.partition("=")
             self.env[name] = value
-        self.runs = []  # Google Benchmark iteration runs, all rounds
 
     def binary(self, name):
         return os.path.join(self.build, name)
@@ -124,7 +127,7 @@ def load_iteration_runs(path):
             if b.get("run_type") == "iteration" and not b.get("error_occurred")]
 
 
-def run_suite(side, suite, args, work):
+def run_suite(side, suite, args, work, filter_regex):
     out = os.path.join(work, f"{side.label}-{suite}.json")
     if suite == "harness":
         results = os.path.join(work, f"{side.label}-results")
@@ -136,30 +139,65 @@ def run_suite(side, suite, args, work):
             fail(f"{side.label}: the harness wrote no results under {results}")
         gbench_export.write(folders[0], out)
     else:
-        binary, default_filter = SUITES[suite]
-        command = [side.binary(binary)] + gbench_flags(args, out, args.filter or default_filter)
+        command = [side.binary(SUITES[suite][0])] + gbench_flags(args, out, filter_regex)
         if suite == "comm":
             command = MPIRUN + ["-np", "2"] + command
         run(command, env=side.env, cwd=ROOT)
-    return load_iteration_runs(out)
+    return [dict(r, suite=suite) for r in load_iteration_runs(out)]
+
+
+def measure(first, second, plan, rounds, args, work):
+    """`rounds` interleaved rounds, A B B A ..., `first` opening; `plan` maps each suite to the
+    Google Benchmark filter it runs with. Returns each side's iteration runs, keyed by label."""
+    runs = {first.label: [], second.label: []}
+    for round_index in range(rounds):
+        order = (first, second) if round_index % 2 == 0 else (second, first)
+        for side in order:
+            for suite, filter_regex in plan.items():
+                runs[side.label] += run_suite(side, suite, args, work, filter_regex)
+        print(f"regression: round {round_index + 1}/{rounds} done", flush=True)
+    return runs
+
+
+def ere_literal(text):
+    """`text` as a POSIX extended regular expression matching only itself (Google Benchmark's
+    --benchmark_filter is one; Python's re.escape also escapes characters ERE leaves undefined)."""
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
+
+
+def confirmation_plan(flagged_runs):
+    """The suites and filters that measure exactly the flagged benchmarks again. The harness
+    suite runs its experiment whole (its benchmarks are exported from one results folder)."""
+    names = {}
+    for r in flagged_runs:
+        names.setdefault(r["suite"], set()).add(r["name"])
+    return {suite: ("" if suite == "harness" else
+                    "^(" + "|".join(ere_literal(n) for n in sorted(found)) + ")$")
+            for suite, found in names.items()}
+
+
+def keep_only(runs, names):
+    return {label: [r for r in side_runs if r["name"] in names] for label, side_runs in runs.items()}
 
 
 # --- the verdict ----------------------------------------------------------------------------
 
 
-def merged_document(side):
-    context = {"date": datetime.datetime.utcnow().isoformat() + "Z", "executable": side.label,
+def merged_document(label, side_runs):
+    context = {"date": datetime.datetime.utcnow().isoformat() + "Z", "executable": label,
                "library_build_type": "release"}
-    runs = [dict(r, run_name=r.get("run_name", r["name"])) for r in side.runs]
-    return gbench_format.document(context, runs)
+    side_runs = [dict(r, run_name=r.get("run_name", r["name"])) for r in side_runs]
+    for r in side_runs:
+        r.pop("suite", None)
+    return gbench_format.document(context, side_runs)
 
 
-def verdicts(comparison, base, candidate, args):
+def verdicts(comparison, runs, args):
     """Per benchmark: medians, relative change, p-value and whether it regressed."""
     times = {}
-    for side in (base, candidate):
-        for r in side.runs:
-            times.setdefault(r["name"], {}).setdefault(side.label, []).append(r["real_time"])
+    for label, side_runs in runs.items():
+        for r in side_runs:
+            times.setdefault(r["name"], {}).setdefault(label, []).append(r["real_time"])
     out = []
     for entry in comparison:
         if entry.get("run_type") != "iteration":
@@ -248,6 +286,9 @@ def parse_args():
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="Google Benchmark min time per repetition, s (default 0.05)")
     parser.add_argument("--quick", action="store_true", help="3 rounds (CI)")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="fail on the first pass's verdict, without measuring what it "
+                             "flagged again (the calibration's raw single-pass rates)")
     parser.add_argument("--suites", default="comm,host,models,harness",
                         help="comma-separated subset of comm,host,models,harness")
     parser.add_argument("--filter", help="Google Benchmark filter replacing the suites' own")
@@ -292,6 +333,41 @@ def prepare_sides(args):
     return base, candidate
 
 
+def compare(runs, args, prefix=""):
+    """compare.py over the two sides' runs; writes <prefix>base.json, <prefix>candidate.json,
+    <prefix>comparison.json and <prefix>compare.txt to --out, returns the verdict rows."""
+    paths = {}
+    for label in ("base", "candidate"):
+        paths[label] = os.path.join(args.out, f"{prefix}{label}.json")
+        with open(paths[label], "w") as f:
+            json.dump(merged_document(label, runs[label]), f, indent=1)
+    comparison_path = os.path.join(args.out, f"{prefix}comparison.json")
+    table = run([sys.executable, COMPARE_PY, "-a", "--no-color", "--alpha", str(args.alpha),
+                 "-d", comparison_path, "benchmarks", paths["base"], paths["candidate"]])
+    with open(os.path.join(args.out, f"{prefix}compare.txt"), "w") as f:
+        f.write(table)
+    with open(comparison_path) as f:
+        return verdicts(json.load(f), runs, args)
+
+
+def confirmed(flagged_rows, confirmation_rows):
+    """The names that regressed in the first pass and again in the confirmation."""
+    again = {r["name"] for r in confirmation_rows if r["regressed"]}
+    return [r["name"] for r in flagged_rows if r["regressed"] and r["name"] in again]
+
+
+def confirm(base, candidate, runs, flagged, args, work):
+    """Measures the flagged benchmarks again, candidate first, and returns their rows."""
+    print(f"regression: {len(flagged)} flagged; measuring them again in {args.rounds} fresh "
+          "rounds, candidate first", flush=True)
+    flagged_runs = [r for r in runs["candidate"] if r["name"] in flagged]
+    again = measure(candidate, base, confirmation_plan(flagged_runs), args.rounds, args, work)
+    rows = compare(keep_only(again, set(flagged)), args, prefix="confirm-")
+    print("\nconfirmation:")
+    print_table(rows, args)
+    return rows
+
+
 def main():
     args = parse_args()
     base, candidate = prepare_sides(args)
@@ -305,35 +381,33 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(args.out, "runs")
     os.makedirs(work, exist_ok=True)
-    for round_index in range(args.rounds):
-        order = (base, candidate) if round_index % 2 == 0 else (candidate, base)
-        for side in order:
-            for suite in suites:
-                side.runs += run_suite(side, suite, args, work)
-        print(f"regression: round {round_index + 1}/{args.rounds} done", flush=True)
+    plan = {suite: ("" if suite == "harness" else args.filter or SUITES[suite][1])
+            for suite in suites}
+    runs = measure(base, candidate, plan, args.rounds, args, work)
     if args.filter:
         pattern = re.compile(args.filter)
-        for side in (base, candidate):
-            side.runs = [r for r in side.runs if pattern.search(r["name"])]
-    paths = {}
-    for side in (base, candidate):
-        paths[side.label] = os.path.join(args.out, f"{side.label}.json")
-        with open(paths[side.label], "w") as f:
-            json.dump(merged_document(side), f, indent=1)
-    comparison_path = os.path.join(args.out, "comparison.json")
-    table = run([sys.executable, COMPARE_PY, "-a", "--no-color", "--alpha", str(args.alpha),
-                 "-d", comparison_path, "benchmarks", paths["base"], paths["candidate"]])
-    with open(os.path.join(args.out, "compare.txt"), "w") as f:
-        f.write(table)
-    with open(comparison_path) as f:
-        rows = verdicts(json.load(f), base, candidate, args)
+        runs = {label: [r for r in side_runs if pattern.search(r["name"])]
+                for label, side_runs in runs.items()}
+    rows = compare(runs, args)
     print_table(rows, args)
-    regressed = [r["name"] for r in rows if r["regressed"]]
+    flagged = [r["name"] for r in rows if r["regressed"]]
+    confirmation = []
+    regressed = flagged
+    if flagged and args.confirm:
+        confirmation = confirm(base, candidate, runs, flagged, args, work)
+        regressed = confirmed(rows, confirmation)
+        cleared = [n for n in flagged if n not in regressed]
+        if cleared:
+            print(f"regression: not slower when measured again: {', '.join(cleared)}")
+        for row in rows:  # gate.json and gate.png show the final verdict
+            row["flagged"] = row["regressed"]
+            row["regressed"] = row["name"] in regressed
     with open(os.path.join(args.out, "gate.json"), "w") as f:
         json.dump({"base": "self" if args.self else args.base,
                    "candidate": args.candidate or "working tree",
                    "threshold": args.threshold, "alpha": args.alpha, "rounds": args.rounds,
-                   "repetitions": args.repetitions, "regressed": regressed, "benchmarks": rows},
+                   "repetitions": args.repetitions, "flagged": flagged, "regressed": regressed,
+                   "benchmarks": rows, "confirmation": confirmation},
                   f, indent=1)
     plot(rows, args, os.path.join(args.out, "gate.png"))
     print(f"regression: compare.py's table in {args.out}/compare.txt; verdicts in gate.json")

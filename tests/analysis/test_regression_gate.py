@@ -1,0 +1,51 @@
+import re
+
+from harness_analysis import regression_gate as gate
+
+
+def row(name, regressed):
+    return {"name": name, "regressed": regressed}
+
+
+def test_only_what_both_passes_call_slower_fails():
+    first = [row("a", True), row("b", True), row("c", False)]
+    again = [row("a", True), row("b", False), row("c", True)]
+    assert gate.confirmed(first, again) == ["a"]
+
+
+def test_nothing_confirmed_without_a_second_verdict():
+    assert gate.confirmed([row("a", True)], []) == []
+
+
+def run(suite, name):
+    return {"suite": suite, "name": name, "real_time": 1.0}
+
+
+def test_the_confirmation_runs_exactly_the_flagged_benchmarks():
+    flagged = [run("host", "lr_schedule/at"), run("host", "lr_schedule/at"),
+               run("host", "results/csv_sinks/250/iterations:1"),
+               run("harness", "train/training/backend:mpi")]
+    plan = gate.confirmation_plan(flagged)
+    assert plan["harness"] == ""  # one experiment, run whole
+    assert set(plan) == {"host", "harness"}
+    host = re.compile(plan["host"])
+    for name in ("lr_schedule/at", "results/csv_sinks/250/iterations:1"):
+        assert host.search(name), name
+    for name in ("lr_schedule/at_mean", "xlr_schedule/at", "results/csv_sinks/2500/iterations:1",
+                 "sampler/epoch_indices/10000"):
+        assert not host.search(name), name
+
+
+def test_a_name_with_regex_characters_matches_only_itself():
+    name = 'train/x/optimizer:{"lr":0.001}/a.b(c)+d|e'
+    pattern = re.compile("^" + gate.ere_literal(name) + "$")
+    assert pattern.search(name)
+    assert not pattern.search(name.replace(".", "x"))
+    assert not pattern.search("train/x/optimizer:{\"lr\":0.001}/a.b(c)+d")
+
+
+def test_keep_only_filters_every_side():
+    runs = {"base": [run("host", "a"), run("host", "b")], "candidate": [run("host", "b")]}
+    kept = gate.keep_only(runs, {"b"})
+    assert [r["name"] for r in kept["base"]] == ["b"]
+    assert [r["name"] for r in kept["candidate"]] == ["b"]
