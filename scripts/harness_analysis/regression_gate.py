@@ -127,10 +127,11 @@ def load_iteration_runs(path):
             if b.get("run_type") == "iteration" and not b.get("error_occurred")]
 
 
-def run_suite(side, suite, args, work, filter_regex):
-    out = os.path.join(work, f"{side.label}-{suite}.json")
+def run_suite(side, suite, args, work, filter_regex, turn):
+    """One suite on one side; `turn` names the pass and round, so every raw run stays in work."""
+    out = os.path.join(work, f"{turn}-{side.label}-{suite}.json")
     if suite == "harness":
-        results = os.path.join(work, f"{side.label}-results")
+        results = os.path.join(work, f"{turn}-{side.label}-results")
         shutil.rmtree(results, ignore_errors=True)
         run(MPIRUN + ["-np", "2", side.binary("harness"), os.path.join(ROOT, args.experiment),
                       "--results-dir", results], env=side.env, cwd=side.tree)
@@ -146,15 +147,17 @@ def run_suite(side, suite, args, work, filter_regex):
     return [dict(r, suite=suite) for r in load_iteration_runs(out)]
 
 
-def measure(first, second, plan, rounds, args, work):
+def measure(first, second, plan, rounds, args, work, name):
     """`rounds` interleaved rounds, A B B A ..., `first` opening; `plan` maps each suite to the
-    Google Benchmark filter it runs with. Returns each side's iteration runs, keyed by label."""
+    Google Benchmark filter it runs with; `name` the pass, in the raw runs' file names. Returns
+    each side's iteration runs, keyed by label."""
     runs = {first.label: [], second.label: []}
     for round_index in range(rounds):
         order = (first, second) if round_index % 2 == 0 else (second, first)
         for side in order:
             for suite, filter_regex in plan.items():
-                runs[side.label] += run_suite(side, suite, args, work, filter_regex)
+                runs[side.label] += run_suite(side, suite, args, work, filter_regex,
+                                              f"{name}{round_index + 1}")
         print(f"regression: round {round_index + 1}/{rounds} done", flush=True)
     return runs
 
@@ -361,7 +364,8 @@ def confirm(base, candidate, runs, flagged, args, work):
     print(f"regression: {len(flagged)} flagged; measuring them again in {args.rounds} fresh "
           "rounds, candidate first", flush=True)
     flagged_runs = [r for r in runs["candidate"] if r["name"] in flagged]
-    again = measure(candidate, base, confirmation_plan(flagged_runs), args.rounds, args, work)
+    again = measure(candidate, base, confirmation_plan(flagged_runs), args.rounds, args, work,
+                    "confirm")
     rows = compare(keep_only(again, set(flagged)), args, prefix="confirm-")
     print("\nconfirmation:")
     print_table(rows, args)
@@ -383,7 +387,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     plan = {suite: ("" if suite == "harness" else args.filter or SUITES[suite][1])
             for suite in suites}
-    runs = measure(base, candidate, plan, args.rounds, args, work)
+    runs = measure(base, candidate, plan, args.rounds, args, work, "round")
     if args.filter:
         pattern = re.compile(args.filter)
         runs = {label: [r for r in side_runs if pattern.search(r["name"])]
