@@ -25,4 +25,5 @@ function(hx_export_model name)
     DEPENDS "${PROJECT_SOURCE_DIR}/scripts/export_model.py"
     COMMENT "Exporting the TorchScript model ${name}.pt" VERBATIM)
   add_custom_target(model_${name} ALL DEPENDS "${file}")
+  set_property(GLOBAL APPEND PROPERTY HARNESS_MODEL_EXPORTS model_${name})
 endfunction()

@@ -3,16 +3,18 @@
 # Builds a harness plugin: a shared library with hidden visibility (only the versioned
 # harness_*_v1 entry points are exported), linked with -z,defs so a missing symbol fails
 # the build instead of the first call, and named libharness_<kind>_<name>.so. The target is
-# harness_<kind>_<name>.
+# harness_<kind>_<name>. A plugin built into the default plugin directory is one the product
+# ships: it joins the main_job build group (CMakeLists.txt).
 function(hx_add_plugin name)
   cmake_parse_arguments(ARG "" "KIND;OUTPUT_DIR" "SOURCES;LIBS" ${ARGN})
   if(NOT ARG_KIND MATCHES "^(model|comm)$")
     message(FATAL_ERROR "hx_add_plugin(${name}): KIND must be model or comm, got '${ARG_KIND}'")
   endif()
+  set(target harness_${ARG_KIND}_${name})
   if(NOT ARG_OUTPUT_DIR)
     set(ARG_OUTPUT_DIR "${HARNESS_PLUGIN_OUTPUT_DIR}")
+    set_property(GLOBAL APPEND PROPERTY HARNESS_SHIPPED_PLUGINS ${target})
   endif()
-  set(target harness_${ARG_KIND}_${name})
   add_library(${target} MODULE ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE harness_plugin_api harness_warnings ${ARG_LIBS})
   set_target_properties(${target} PROPERTIES

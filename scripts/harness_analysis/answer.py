@@ -100,14 +100,14 @@ def span_of(verdicts, measured):
     return size_span([v.position for v in verdicts], measured)
 
 
-def collective_lines(coll, meta_oversubscribed):
+def collective_lines(coll, meta_oversubscribed, oversubscribed_rule=None):
     """Answer lines for the collective benchmark, world sizes in order."""
     if coll.empty or "lo" not in coll:
         return []
     lines = []
     for world, verdicts in sorted(size_verdicts(coll).items()):
         if meta_oversubscribed(world):
-            lines.append(oversubscribed_line("allreduce", world))
+            lines.append(oversubscribed_line("allreduce", world, oversubscribed_rule))
             continue
         measured = [v.position for v in verdicts]
         for _, band in groupby(verdicts, key=lambda v: band_of(v.position)):
@@ -115,9 +115,13 @@ def collective_lines(coll, meta_oversubscribed):
     return lines
 
 
-def oversubscribed_line(what, world):
-    return (f"{what}, world {world}: not ranked: more ranks than cores on a host (oversubscribed), so its "
+def oversubscribed_line(what, world, rule=None):
+    """rule: the experiment's "oversubscribed" (meta.json), which says how such points ran."""
+    line = (f"{what}, world {world}: not ranked: more ranks than cores on a host (oversubscribed), so its "
             "timings measure the scheduler, not the backends")
+    if rule == "once":
+        line += "; each point ran once, to show that it works (oversubscribed: once)"
+    return line
 
 
 def _point_label(row, varied):
@@ -128,7 +132,7 @@ def _point_label(row, varied):
     return label
 
 
-def training_lines(ok):
+def training_lines(ok, oversubscribed_rule=None):
     """Answer lines for training throughput: one per sweep point with two or more backends
     at world size 2 or more."""
     if ok.empty or "lo" not in ok:
@@ -159,12 +163,15 @@ def training_lines(ok):
         if within:
             text += f"; {', '.join(within)} within noise of {v.best}"
         lines.append(text)
-    return lines + [oversubscribed_line("training", world) for world in sorted(oversubscribed_worlds)]
+    return lines + [oversubscribed_line("training", world, oversubscribed_rule)
+                    for world in sorted(oversubscribed_worlds)]
 
 
-def answer_lines(ok, coll, meta_oversubscribed, extra=()):
-    """Every answer line: collectives, training, then any the caller adds (LR scaling)."""
-    return collective_lines(coll, meta_oversubscribed) + training_lines(ok) + list(extra)
+def answer_lines(ok, coll, meta_oversubscribed, extra=(), oversubscribed_rule=None):
+    """Every answer line: collectives, training, then any the caller adds (LR scaling).
+    oversubscribed_rule: meta.json's oversubscribed.rule, how oversubscribed points ran."""
+    return (collective_lines(coll, meta_oversubscribed, oversubscribed_rule)
+            + training_lines(ok, oversubscribed_rule) + list(extra))
 
 
 NOTHING_TO_COMPARE = "These results hold no comparison between backends (one backend, or world size 1 only)."

@@ -227,7 +227,8 @@ def build(results, out, machine):
     lr_answers, lr_section = lr_scaling.analyse(run.ok)
     searched = search.read(results.folder)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world),
-                                search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok))
+                                search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok),
+                                oversubscribed_rule=(run.meta.get("oversubscribed") or {}).get("rule"))
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), search.section(searched),
                 statuses.section(run.records),

@@ -12,7 +12,8 @@ echo "nccl plugin: $nccl_state"
 
 cat > "$WORK/coll.json" <<'JSON'
 {"name": "coll", "parts": [{"name": "bench", "kind": "collective",
-  "settings": {"min_bytes": 4, "max_bytes": 1048576, "step_factor": 4, "iters": 3, "warmup_iters": 1},
+  "settings": {"min_bytes": 4, "max_bytes": 1048576, "step_factor": 4, "iters": 3, "warmup_iters": 1,
+               "min_time_s": 0.001, "quiet_wait_s": 0},
   "sweep": {"world_size": [2, 3], "dtype": ["fp32", "fp64"],
             "backend, backend_params": [["ring", {"chunk_bytes": 4096}], ["gloo", {"algorithm": "ring"}],
                                         ["gloo", {"algorithm": "halving_doubling"}], ["mpi", {}], ["nccl", {}]]}}]}

@@ -5,7 +5,11 @@ HARNESS=${1:?usage: $0 path/to/harness}
 MPIRUN=${HARNESS_MPIRUN:-mpirun --oversubscribe --bind-to none}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# Open MPI's shared-memory segments (vader) of this test's jobs go to a folder of the test's
+# own, removed with it: the jobs a test kills leave nothing in /dev/shm.
+SEGMENTS=$(mktemp -d /dev/shm/harness-e2e.XXXXXX)
+export OMPI_MCA_btl_vader_backing_directory=$SEGMENTS
+trap 'rm -rf "$WORK" "$SEGMENTS"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect_error EXPECTED_TEXT COMMAND...: the command must exit 2 and print EXPECTED_TEXT.

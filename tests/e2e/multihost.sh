@@ -16,7 +16,7 @@ if [ "$status" -eq 4 ]; then echo "SKIP: $(cat "$WORK/up.out")"; exit 77; fi
 # lives in the build folder instead.
 shared=$(mktemp -d -p "$(cd "$build" && pwd)" e2e-multihost.XXXXXX)
 export HARNESS_SLURM_DIR="$shared/slurm"
-trap 'scripts/slurm down >/dev/null 2>&1; scripts/testbed down >/dev/null 2>&1; rm -rf "$WORK" "$shared"' EXIT
+trap 'scripts/slurm down >/dev/null 2>&1; scripts/testbed down >/dev/null 2>&1; rm -rf "$WORK" "$SEGMENTS" "$shared"' EXIT
 
 timeout 400 scripts/testbed run -n 2 -- "$build/mpi_tests" '--gtest_filter=EveryCommunicator/*' \
   --gtest_brief=1 >"$WORK/conformance.out" 2>&1 || { tail -40 "$WORK/conformance.out"; fail "conformance across hosts"; }

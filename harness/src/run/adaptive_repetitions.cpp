@@ -39,7 +39,7 @@ std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials) {
   std::vector<Trial> points;
   std::set<std::string> seen;
   for (const auto& trial : trials)
-    if (seen.insert(trial.point).second) points.push_back(trial);
+    if (!trial.measured_once && seen.insert(trial.point).second) points.push_back(trial);
   return points;
 }
 

@@ -24,7 +24,8 @@ double widest_relative_width(const std::vector<TrialRun>& point_records,
 // The target as the console says it: "+-5%" (median) or "5% between the 3 fastest" (k_best).
 std::string target_text(const AdaptiveRepetitions& settings, const Estimator& estimator);
 
-// One trial per sweep point, in the order points first run.
+// One trial per sweep point, in the order points first run; points measured once
+// (oversubscribed: once) are not among them.
 std::vector<Trial> one_trial_per_point(const std::vector<Trial>& trials);
 
 class AdaptivePlanner {

@@ -74,7 +74,7 @@ void print_field_reference(std::FILE* out) {
 }
 
 void print_trial_table(const std::vector<Trial>& trials, const Experiment& experiment,
-                       std::FILE* out) {
+                       const std::string& oversubscribed_note, std::FILE* out) {
   const AdaptiveRepetitions& adaptive = experiment.adaptive;
   const Estimator& estimator = experiment.estimator;
   std::fprintf(out, "%5s  %-10s %-16s %4s %6s  %s\n", "TRIAL", "KIND", "KEY", "REP", "SEED",
@@ -86,6 +86,7 @@ void print_trial_table(const std::vector<Trial>& trials, const Experiment& exper
                  describe_axes(t.axes).c_str());
     ranks = std::max(ranks, t.world_size);
   }
+  if (!oversubscribed_note.empty()) std::fprintf(out, "%s\n", oversubscribed_note.c_str());
   if (experiment.search.on) {
     std::fprintf(out, "%s\n%zu configuration(s); run with mpirun -np %d\n",
                  search_plan_text(experiment.search).c_str(), trials.size(), ranks);

@@ -15,8 +15,9 @@ void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
 void print_field_reference(std::FILE* out = stdout);
 // Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
 // With adaptive repetitions on, a line before the last says what may run after the table; a
-// search says that it picks its trials from these configurations.
+// search says that it picks its trials from these configurations. A non-empty
+// oversubscribed_note (run/oversubscribed_worlds.h) is said before the last line.
 void print_trial_table(const std::vector<Trial>& trials, const Experiment& experiment,
-                       std::FILE* out = stdout);
+                       const std::string& oversubscribed_note = "", std::FILE* out = stdout);
 
 }  // namespace harness

@@ -16,6 +16,7 @@
 #include "record/record_reference.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
+#include "run/oversubscribed_worlds.h"
 #include "run/experiment_loading.h"
 #include "run/sweep_runner.h"
 #include "run/trial_validation.h"
@@ -88,7 +89,10 @@ int listing_written() {
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
-  const auto trials = expand_trials(experiment);
+  std::vector<Trial> trials = expand_trials(experiment);
+  const OversubscribedWorlds crowded = find_oversubscribed_worlds(trials);
+  trials = apply_oversubscribed_rule(std::move(trials), experiment.oversubscribed, crowded);
+  const std::string crowded_note = oversubscribed_note(experiment.oversubscribed, crowded);
   check_resumed_experiment(cli, experiment, trials, mpi.rank());
   const PluginRegistry plugins = load_plugins(cli, leader);
   DataCache data(/*shapes_only=*/cli.dry_run);
@@ -97,10 +101,12 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
                          mpi.rank(), mpi.size());
   if (cli.dry_run) {
     if (!leader) return kExitOk;
-    print_trial_table(trials, experiment);
+    print_trial_table(trials, experiment, crowded_note);
     return listing_written();
   }
-  run_sweep(experiment, trials, plugins, data, sweep_options(cli));
+  SweepOptions options = sweep_options(cli);
+  options.oversubscribed = {crowded_note, oversubscribed_meta(experiment.oversubscribed, crowded)};
+  run_sweep(experiment, trials, plugins, data, options);
   return kExitOk;
 }
 

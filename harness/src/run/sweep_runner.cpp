@@ -412,6 +412,9 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
                     [&hangs](const std::string& message) { hangs.record(message); });
   Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
   if (const Json files = model_file_hashes(trials); !files.empty()) meta["model_files"] = files;
+  if (!options.oversubscribed.meta.is_null()) meta["oversubscribed"] = options.oversubscribed.meta;
+  if (leader && !options.oversubscribed.note.empty())
+    reporter.message("harness: " + options.oversubscribed.note);
   TrialDriver driver{rank, plugins, data, hangs, &watchdog, leader.get(), reporter};
   try {
     run_in_folder(experiment, trials, done, driver, meta, watchdog, resuming);

@@ -18,6 +18,12 @@ struct SweepOptions {
   std::string resume_directory;      // non-empty: continue this folder
   std::vector<std::string> command;  // argv, for meta.json
   Verbosity verbosity = Verbosity::kNormal;
+  // The world sizes whose ranks share CPUs and what the experiment does with them
+  // (run/oversubscribed_worlds.h): the console's line and meta.json's field; empty when none.
+  struct {
+    std::string note;
+    Json meta;
+  } oversubscribed;
 };
 
 // Collective over MPI_COMM_WORLD. Returns the results folder (on rank 0; "" elsewhere).

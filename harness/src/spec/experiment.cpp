@@ -34,6 +34,10 @@ std::string kind_help(const KindSchemas& kinds) {
 const EnumChoice<TrialOrder> kTrialOrders[] = {{"sequential", TrialOrder::kSequential},
                                                {"interleaved", TrialOrder::kInterleaved},
                                                {"random", TrialOrder::kRandom}};
+const EnumChoice<OversubscribedPoints> kOversubscribedPoints[] = {
+    {"measure", OversubscribedPoints::kMeasure},
+    {"once", OversubscribedPoints::kOnce},
+    {"leave_out", OversubscribedPoints::kLeaveOut}};
 const EnumChoice<EstimatorKind> kEstimators[] = {{"median", EstimatorKind::kMedian},
                                                  {"k_best", EstimatorKind::kKBest}};
 
@@ -102,11 +106,20 @@ const SettingsTable<Experiment>& experiment_table() {
           .add_choice("order", &S::order, kTrialOrders,
                       "trial order: sequential (each point's repetitions together), interleaved "
                       "(repetition r of every point before repetition r+1 of any), random (a "
-                      "shuffle seeded by seed)");
+                      "shuffle seeded by seed)")
+          .add_choice("oversubscribed", &S::oversubscribed, kOversubscribedPoints,
+                      "sweep points whose ranks would share CPUs on a host (more ranks than "
+                      "CPUs there; their figures measure the sharing, and the report does not "
+                      "rank them): measure (every repetition), once (one repetition, to show "
+                      "that they work) or leave_out; the dry run and meta.json name them");
   return table;
 }
 
 }  // namespace
+
+std::string oversubscribed_points_name(OversubscribedPoints rule) {
+  return choice_word(rule, kOversubscribedPoints);
+}
 
 Schema top_level_schema(const KindSchemas& kinds) {
   using T = FieldType;

@@ -41,6 +41,13 @@ struct AdaptiveRepetitions {
   bool on(int planned) const { return max_repetitions > planned; }
 };
 
+// What a sweep point whose ranks would share CPUs on a host (more ranks than CPUs there) gets:
+// its figures measure the sharing rather than the backend, so the report never ranks them.
+//   measure     every repetition, like any point
+//   once        one repetition, to show that it works; no adaptive repetitions
+//   leave_out   none
+enum class OversubscribedPoints { kMeasure, kOnce, kLeaveOut };
+
 struct Experiment {
   std::string source;  // the file it came from, for messages
   Json document;       // the file as written, with --set overrides applied
@@ -49,6 +56,7 @@ struct Experiment {
   std::uint64_t seed = 0;
   int repetitions = 1;
   TrialOrder order = TrialOrder::kInterleaved;
+  OversubscribedPoints oversubscribed = OversubscribedPoints::kMeasure;
   AdaptiveRepetitions adaptive;
   SearchSettings search;   // on: the sweep is searched, not run whole
   Estimator estimator;     // a point's figure over its repetitions (metrics/point_estimate.h)
@@ -56,6 +64,8 @@ struct Experiment {
   std::uint64_t max_trials = 100000;  // more trials than this: refused (a typo in a sweep)
   std::vector<ExperimentPart> parts;
 };
+
+std::string oversubscribed_points_name(OversubscribedPoints rule);
 
 // The fields of an experiment file's top level (for the field reference).
 Schema top_level_schema(const KindSchemas& kinds);

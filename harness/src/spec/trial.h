@@ -20,6 +20,9 @@ struct Trial {
   std::string origin;  // where in the file its values come from ("/sweep/batch_size/1, ...")
   int world_size = 1;
   int repetition = 0;
+  // Its ranks share CPUs on a host and the experiment runs such points once
+  // (oversubscribed: once): no adaptive repetitions.
+  bool measured_once = false;
   std::uint64_t seed = 0;
   // The content hashes of the files the model reads (model_params "path" and "*_path"), by
   // parameter: a changed model file makes another trial.
