@@ -42,7 +42,8 @@ hidden=(libopenmpi3 libopenmpi-dev openmpi-bin openmpi-common libpmix2 nlohmann-
         libbenchmark1debian)
 targets=()
 if [ "${HARNESS_GPU_REHEARSAL:-quick}" != full ]; then
-  for object in host/src/loader/CMakeFiles/harness_loader.dir/plugin_file_checks.cpp.o \
+  # The loader is a unity build: its sources compile as one object (Boost.DLL).
+  for object in host/src/loader/CMakeFiles/harness_loader.dir/Unity/unity_0_cxx.cxx.o \
                 host/CMakeFiles/harness.dir/src/run/main.cpp.o \
                 tests/CMakeFiles/mpi_tests.dir/mpi/nccl_environment_test.cpp.o \
                 bench/CMakeFiles/harness_bench_support.dir/support/paired_ratio_reporter.cpp.o \

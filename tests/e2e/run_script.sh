@@ -7,6 +7,14 @@ source "$(dirname "$0")/lib.bash"
 "$HARNESS" experiments/models.json --dry-run | grep -q "run with mpirun -np 2$" ||
   fail "models.json should ask for 2 ranks"
 
+# What scripts/run builds: the plugins the trials name, a hierarchical backend's two levels too.
+[ "$("$HARNESS" experiments/ring_vs_gloo.json --plugins-needed | tr '\n' ' ')" = \
+  "comm:gloo comm:mpi comm:nccl comm:ring comm:shm model:autoencoder " ] ||
+  fail "ring_vs_gloo.json --plugins-needed: $("$HARNESS" experiments/ring_vs_gloo.json --plugins-needed)"
+[ "$("$HARNESS" experiments/hierarchical.json --plugins-needed | tr '\n' ' ')" = \
+  "comm:gloo comm:mpi comm:ring comm:shm " ] ||
+  fail "hierarchical.json --plugins-needed: $("$HARNESS" experiments/hierarchical.json --plugins-needed)"
+
 scripts/run experiments/smoke.json --results-dir "$WORK/r" -q
 dir=$(only_run_dir "$WORK/r")
 py "$dir" <<'PY'

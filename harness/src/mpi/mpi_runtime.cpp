@@ -1,8 +1,14 @@
 #include "mpi/mpi_runtime.h"
 
+#include <cstdlib>
+
 namespace harness {
 
 MpiRuntime::MpiRuntime(int* argc, char*** argv) {
+  // Started without mpirun (a dry run, a listing, world size 1), Open MPI's singleton would
+  // start a daemon of its own first, for process management the harness never uses: a third
+  // of such a run's start. A value the user set wins.
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
   int provided = 0;
   // MPI is called from the main thread, the watchdog's thread (on a communicator of its own)
   // and, with overlap, the training's communication thread; each checks what was provided.

@@ -18,6 +18,7 @@ struct CommandLine {
   bool quiet = false;
   bool verbose = false;
   bool list_plugins = false;
+  bool plugins_needed = false;
   bool fields = false;
   bool record_fields = false;
   std::vector<std::string> argv;  // as typed, for meta.json

@@ -1,6 +1,9 @@
 #include "run/console_listing.h"
 
 #include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
 
 #include "common/brief.h"
 #include "loader/plugin_capabilities.h"
@@ -8,6 +11,7 @@
 #include "run/adaptive_repetitions.h"
 #include "run/trial_kinds.h"
 #include "spec/experiment.h"
+#include "trial/hierarchical_backend.h"
 
 namespace harness {
 namespace {
@@ -71,6 +75,29 @@ void print_field_reference(std::FILE* out) {
   }
   std::fprintf(out, "\n## The search block (\"search\", at the top level)\n\n%s",
                schema_reference_markdown(search_schema()).c_str());
+}
+
+void print_plugins_needed(const std::vector<Trial>& trials, std::FILE* out) {
+  std::set<std::string> needed;
+  for (const auto& trial : trials) {
+    const Json& settings = trial.settings;
+    if (settings.contains("model")) needed.insert("model:" + settings["model"].get<std::string>());
+    if (!settings.contains("backend")) continue;
+    const std::string backend = settings["backend"].get<std::string>();
+    if (backend != kHierarchicalBackend) {
+      needed.insert("comm:" + backend);
+      continue;
+    }
+    try {
+      const HierarchicalParams levels =
+          parse_hierarchical_params(settings.value("backend_params", Json::object()));
+      needed.insert("comm:" + levels.intra);
+      needed.insert("comm:" + levels.inter);
+    } catch (const std::invalid_argument&) {
+      // Wrong parameters name no level; the dry run says what is wrong with them.
+    }
+  }
+  for (const auto& line : needed) std::fprintf(out, "%s\n", line.c_str());
 }
 
 void print_trial_table(const std::vector<Trial>& trials, const Experiment& experiment,

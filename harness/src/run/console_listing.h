@@ -13,6 +13,9 @@ namespace harness {
 
 void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
 void print_field_reference(std::FILE* out = stdout);
+// The plugins the trials name, one a line, sorted: "model:<name>" and "comm:<name>" (a
+// hierarchical backend names the communicators of both its levels).
+void print_plugins_needed(const std::vector<Trial>& trials, std::FILE* out = stdout);
 // Ends with "<n> trial(s); run with mpirun -np <ranks>" (scripts/run reads it).
 // With adaptive repetitions on, a line before the last says what may run after the table; a
 // search says that it picks its trials from these configurations. A non-empty

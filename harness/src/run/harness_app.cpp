@@ -90,6 +90,10 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
   std::vector<Trial> trials = expand_trials(experiment);
+  if (cli.plugins_needed) {
+    if (leader) print_plugins_needed(trials);
+    return leader ? listing_written() : kExitOk;
+  }
   const OversubscribedWorlds crowded = find_oversubscribed_worlds(trials);
   trials = apply_oversubscribed_rule(std::move(trials), experiment.oversubscribed, crowded);
   const std::string crowded_note = oversubscribed_note(experiment.oversubscribed, crowded);

@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
                "collective trial, step-time breakdowns and plugin problems")
       ->excludes(quiet);
   app.add_flag("--list-plugins", cli.list_plugins, "list the plugins found and exit");
+  app.add_flag("--plugins-needed", cli.plugins_needed,
+               "print the plugins the experiment's trials use (model:<name>, comm:<name>, one a "
+               "line; what scripts/run builds) and exit; no plugin is loaded");
   app.add_flag("--fields", cli.fields, "print the experiment field reference (Markdown) and exit");
   app.add_flag("--record-fields", cli.record_fields,
                "print the reference of the fields in trials.jsonl (Markdown) and exit");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/brief.h"
+#include "common/starts_with.h"
 #include "spec/did_you_mean.h"
 #include "spec/json_path.h"
 
@@ -15,10 +16,6 @@ const FieldSpec* find_spec(const Schema& schema, const std::string& path) {
   for (const auto& spec : schema)
     if (spec.path == path) return &spec;
   return nullptr;
-}
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
 }
 
 // Is `path` an object made of schema fields (i.e. some spec lives below it)?

@@ -1,15 +1,9 @@
 #include "spec/setting_pointer.h"
 
+#include "common/starts_with.h"
 #include "spec/json_path.h"
 
 namespace harness {
-namespace {
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
-}  // namespace
 
 std::string setting_pointer(const ExperimentPart& part, const std::string& path) {
   for (const auto& axis : part.sweep.items())
