@@ -34,9 +34,16 @@ inline double trial_count(const Experiment& experiment) {
   return total;
 }
 
-// Writes the input to a per-process file in /dev/shm and returns its path.
+// The per-process file in /dev/shm, removed when the fuzzer exits: /dev/shm is left as it was.
+struct ScratchFile {
+  std::string path = "/dev/shm/harness_fuzz_" + std::to_string(getpid());
+  ~ScratchFile() { std::remove(path.c_str()); }
+};
+
+// Writes the input to this process's scratch file and returns its path.
 inline std::string scratch_file(const std::uint8_t* data, std::size_t size) {
-  const std::string path = "/dev/shm/harness_fuzz_" + std::to_string(getpid());
+  static const ScratchFile scratch;
+  const std::string& path = scratch.path;
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file) __builtin_trap();
   std::fwrite(data, 1, size, file);
