@@ -83,18 +83,12 @@ void print_plugins_needed(const std::vector<Trial>& trials, std::FILE* out) {
     const Json& settings = trial.settings;
     if (settings.contains("model")) needed.insert("model:" + settings["model"].get<std::string>());
     if (!settings.contains("backend")) continue;
-    const std::string backend = settings["backend"].get<std::string>();
-    if (backend != kHierarchicalBackend) {
-      needed.insert("comm:" + backend);
-      continue;
-    }
     try {
-      const HierarchicalParams levels =
-          parse_hierarchical_params(settings.value("backend_params", Json::object()));
-      needed.insert("comm:" + levels.intra);
-      needed.insert("comm:" + levels.inter);
+      for (const auto& name : communicator_plugins(settings["backend"].get<std::string>(),
+                                                   settings.value("backend_params", Json::object())))
+        needed.insert("comm:" + name);
     } catch (const std::invalid_argument&) {
-      // Wrong parameters name no level; the dry run says what is wrong with them.
+      // Wrong hierarchical parameters name no level; the dry run says what is wrong with them.
     }
   }
   for (const auto& line : needed) std::fprintf(out, "%s\n", line.c_str());

@@ -189,6 +189,12 @@ HierarchicalParams parse_hierarchical_params(const Json& params) {
   return parsed;
 }
 
+std::vector<std::string> communicator_plugins(const std::string& backend, const Json& params) {
+  if (backend != kHierarchicalBackend) return {backend};
+  const HierarchicalParams levels = parse_hierarchical_params(params);
+  return {levels.intra, levels.inter};
+}
+
 std::shared_ptr<plugin::Communicator> make_hierarchical(std::shared_ptr<plugin::Communicator> intra,
                                                         std::shared_ptr<plugin::Communicator> inter,
                                                         const HierarchicalParams& params) {

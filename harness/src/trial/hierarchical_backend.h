@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/json.h"
 #include "harness/plugin/communicator.h"
@@ -26,6 +27,10 @@ struct HierarchicalParams {
 // Throws std::invalid_argument naming the field: unknown keys, a missing inter, wrong types,
 // a nested hierarchical.
 HierarchicalParams parse_hierarchical_params(const Json& params);
+
+// The communicator plugins a backend setting loads: itself, or for hierarchical both its
+// levels; throws std::invalid_argument as parse_hierarchical_params does.
+std::vector<std::string> communicator_plugins(const std::string& backend, const Json& params);
 
 // Takes the two (not yet initialised) communicators; init() splits the group by host and by
 // local rank and initialises each on its level. A group whose hosts hold different numbers
