@@ -28,17 +28,21 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
+// mpirun follows its SIGTERM with SIGKILL one second later, so the handler does the cheap,
+// telling part first (the line that names the signal, which scripts/run reads for its exit
+// status) and does not fsync: the rename is what must happen before the kill, and a process
+// that dies leaves its written pages to the kernel. An fsync under disk load took longer than
+// that second and lost both the line and the mark.
 extern "C" void mark_and_exit(int signal_number) {
   if (prepared) {
     const int which = signal_number == SIGTERM ? 1 : 0;
+    write_all(STDERR_FILENO, prepared->message[which]);
     const int fd = open(prepared->temporary_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       write_all(fd, prepared->meta_text[which]);
-      fsync(fd);
       close(fd);
       rename(prepared->temporary_path.c_str(), prepared->meta_path.c_str());
     }
-    write_all(STDERR_FILENO, prepared->message[which]);
   }
   _exit(128 + signal_number);
 }
