@@ -35,8 +35,8 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
   std::set<std::string> reported, seen;
   for (const auto& trial : trials) {
     ErrorList trial_errors;
-    ValidationContext context{
-        experiment.parts[trial.part_index], plugins, data, trial_errors, seen, trial.given};
+    ValidationContext context{experiment.parts[trial.part_index], plugins, data, trial_errors,
+                              seen, trial.given, experiment.timeout_s};
     trial_kind(trial.kind).validate(trial, context);
     for (const auto& message : trial_errors.messages())
       if (reported.insert(message).second) errors.add(message);

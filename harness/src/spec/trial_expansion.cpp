@@ -205,4 +205,21 @@ Json model_file_hashes(const std::vector<Trial>& trials) {
   return files;
 }
 
+std::string changed_model_files(const Trial& trial) {
+  FileHashes cache;
+  const Json now = hash_model_files(trial.settings, &cache);
+  std::string changed;
+  for (const auto& [name, planned] : trial.model_files.items()) {
+    const std::string current = now.contains(name) ? now[name].get<std::string>() : "unreadable";
+    if (current == planned) continue;
+    changed += (changed.empty() ? "" : "; ") + std::string("model_params.") + name + ": " +
+               trial.settings["model_params"][name].get<std::string>() +
+               " changed since the sweep was planned (content hash " + planned.get<std::string>() +
+               " then, " + current +
+               " now): the trial's key and meta.json name the first content, so it is not "
+               "trained on another; restore the file, or run the new one as its own sweep";
+  }
+  return changed;
+}
+
 }  // namespace harness

@@ -28,4 +28,9 @@ void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* tria
 // them, so that --resume can tell a file that changed since its trials were recorded.
 Json model_file_hashes(const std::vector<Trial>& trials);
 
+// The trial's model files whose content is not what it was when the trial was planned (its key
+// and meta.json name that content), one sentence each naming the setting, the path and both
+// hashes; empty when every file is unchanged. Read when a trial loads its model.
+std::string changed_model_files(const Trial& trial);
+
 }  // namespace harness

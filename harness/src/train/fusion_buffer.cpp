@@ -72,6 +72,10 @@ void FusionBuffer::set_extra(std::size_t slot, const at::Tensor& scalar) {
       .copy_(scalar.detach().reshape({1}));
 }
 
+void FusionBuffer::set_extra(std::size_t slot, double value) {
+  flat_.narrow(0, static_cast<int64_t>(gradient_elements_ + slot), 1).fill_(value);
+}
+
 double FusionBuffer::extra(std::size_t slot) const {
   return flat_[static_cast<int64_t>(gradient_elements_ + slot)].item<double>();
 }

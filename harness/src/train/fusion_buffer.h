@@ -33,6 +33,7 @@ class FusionBuffer {
   void unpack_values();
 
   void set_extra(std::size_t slot, const at::Tensor& scalar);
+  void set_extra(std::size_t slot, double value);
   double extra(std::size_t slot) const;
 
   std::size_t gradient_elements() const { return gradient_elements_; }

@@ -2,12 +2,19 @@
 
 #include <torch/torch.h>
 
+#include <stdexcept>
+
 #include "loader/plugin_call.h"
 #include "train/communication_thread.h"
 #include "train/tensor_buffer_view.h"
 
 namespace harness {
 namespace {
+
+// The last bucket's extra slots.
+constexpr std::size_t kLossSlot = 0;
+constexpr std::size_t kFailureSlot = 1;
+constexpr std::size_t kExtraSlots = 2;
 
 double seconds_between(std::chrono::steady_clock::time_point a,
                        std::chrono::steady_clock::time_point b) {
@@ -87,7 +94,7 @@ void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
       slot_of_[groups[b][slot]] = slot;
       members.push_back(parameters[groups[b][slot]]);
     }
-    const std::size_t extra = b + 1 == groups.size() ? 1 : 0;
+    const std::size_t extra = b + 1 == groups.size() ? kExtraSlots : 0;
     buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_.wire, memory));
   }
 }
@@ -99,15 +106,34 @@ void GradientReducer::install_hooks() {
 }
 
 void GradientReducer::begin_step(const at::Tensor& loss) {
-  buckets_.back()->values.set_extra(0, loss);
+  buckets_.back()->values.set_extra(kLossSlot, loss);
+  buckets_.back()->values.set_extra(kFailureSlot, 0.0);
   std::lock_guard<std::mutex> lock(mutex_);
+  reset_step();
+}
+
+void GradientReducer::reset_step() {
   for (auto& bucket : buckets_) {
     bucket->pending = bucket->values.parameter_count();
     bucket->ready = false;
   }
   next_launch_ = 0;
   comm_s_ = 0;
+  failed_ = false;
   in_step_ = true;
+}
+
+void GradientReducer::fail_step() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!in_step_) reset_step();  // forward raised, before begin_step
+  // A bucket already launched (overlap, backward raised midway) is being reduced: it goes
+  // as it is; the step's gradients are thrown away on every rank anyway.
+  if (buckets_.back()->ready)
+    throw std::logic_error("a step failed after its last bucket was handed to the communicator");
+  failed_ = true;
+  for (auto& bucket : buckets_)
+    if (!bucket->ready) bucket->values.zero();
+  buckets_.back()->values.set_extra(kFailureSlot, 1.0);
 }
 
 // On the autograd thread, during backward.
@@ -168,7 +194,7 @@ StepCommunication GradientReducer::finish_step() {
       std::lock_guard<std::mutex> lock(mutex_);
       for (auto& bucket : buckets_)
         if (!bucket->ready) {
-          bucket->values.pack_gradients();
+          if (!failed_) bucket->values.pack_gradients();
           bucket->ready = true;
         }
       launch_ready_buckets();
@@ -186,7 +212,14 @@ StepCommunication GradientReducer::finish_step() {
   return {comm_s_, seconds_between(backward_ended, ended)};
 }
 
-double GradientReducer::global_loss() const { return buckets_.back()->values.extra(0); }
+double GradientReducer::global_loss() const {
+  return buckets_.back()->values.extra(kLossSlot);
+}
+
+// The flags' mean: above zero when any rank set its flag.
+bool GradientReducer::any_rank_failed() const {
+  return buckets_.back()->values.extra(kFailureSlot) > 0;
+}
 
 std::vector<std::size_t> GradientReducer::bucket_wire_bytes() const {
   std::vector<std::size_t> bytes;

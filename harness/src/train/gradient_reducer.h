@@ -6,7 +6,10 @@
 // backward goes on. Buckets are launched strictly in bucket order (as DDP does) so every rank
 // issues the same collectives in the same order. Without overlap, the buckets are packed and
 // reduced on the calling thread after backward. Compression casts each bucket to fp16/bf16
-// for the allreduce and back. The step's loss rides in the last bucket (one extra element).
+// for the allreduce and back. The step's loss rides in the last bucket (one extra element), and
+// so does a failure flag: a rank whose forward or backward raised still takes part in the
+// step's allreduces (the others are waiting in them) with zero gradients and the flag set, so
+// every rank learns of the failure at the same step and they leave the trial together.
 // Without overlap the gradients are views into the buckets (DDP's gradient_as_bucket_view):
 // backward writes them in place and nothing is copied in or out; with overlap each hook copies
 // its gradient in as it arrives (a view there would be accumulated into twice).
@@ -63,11 +66,16 @@ class GradientReducer {
   void zero_gradients();
   // Before backward: the step's (local) loss joins the last bucket.
   void begin_step(const at::Tensor& loss);
+  // Instead of (or after) begin_step, when this rank's forward or backward raised: buckets not
+  // yet handed to the communicator carry zeros, and the failure flag is set.
+  void fail_step();
   // After backward: reduces what is left, waits for every bucket and writes the averaged
   // gradients into each parameter's .grad(). Throws when a plugin call failed.
   StepCommunication finish_step();
   // The mean of the ranks' losses, once finish_step returned.
   double global_loss() const;
+  // Whether some rank called fail_step in this step, once finish_step returned.
+  bool any_rank_failed() const;
 
   std::size_t bucket_count() const { return buckets_.size(); }
   std::vector<std::size_t> bucket_wire_bytes() const;
@@ -83,6 +91,7 @@ class GradientReducer {
   void mark_ready(std::size_t bucket);
   void launch_ready_buckets();  // with mutex_ held
   void reduce(std::size_t bucket);
+  void reset_step();  // with mutex_ held
 
   using Clock = std::chrono::steady_clock;
   ReducerOptions options_;
@@ -98,6 +107,7 @@ class GradientReducer {
   std::mutex mutex_;  // the step's state below, shared by hooks and finish_step
   std::size_t next_launch_ = 0;
   bool in_step_ = false;
+  bool failed_ = false;  // this rank's forward or backward raised in this step
   double comm_s_ = 0;
 };
 

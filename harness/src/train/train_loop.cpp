@@ -11,6 +11,7 @@
 #include "train/data_tensor.h"
 #include "train/model_objective.h"
 #include "train/optimizer_factory.h"
+#include "trial/group_agreement.h"
 
 namespace harness {
 namespace {
@@ -53,7 +54,13 @@ TrainingLoop::~TrainingLoop() = default;
 
 TrainOutcome TrainingLoop::train() {
   started_ = Clock::now();
-  for (std::uint64_t epoch = 0; epoch < settings_.epochs && running(); ++epoch) run_epoch(epoch);
+  try {
+    for (std::uint64_t epoch = 0; epoch < settings_.epochs && running(); ++epoch)
+      run_epoch(epoch);
+  } catch (const GroupFailure& failure) {  // on every rank, at the same step
+    outcome_.status = failure.problem().status;
+    outcome_.reason = failure.problem().reason;
+  }
   outcome_.train_seconds = seconds_between(started_, Clock::now());
   return outcome_;
 }
@@ -101,14 +108,21 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   // The buffers' broadcast is communication the step waits for, not compute.
   const bool buffers_sent = buffers_ && buffers_->keep_in_step();
   const auto synced = buffers_sent ? Clock::now() : t0;
-  auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
-  const auto forward_ended = Clock::now();
-  if (reducer_.gradients_in_buckets())
-    reducer_.zero_gradients();
-  else
-    optimizer_->zero_grad();
-  reducer_.begin_step(loss);
-  loss.backward();
+  auto forward_ended = synced;
+  std::optional<std::string> failure;
+  try {
+    auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
+    forward_ended = Clock::now();
+    if (reducer_.gradients_in_buckets())
+      reducer_.zero_gradients();
+    else
+      optimizer_->zero_grad();
+    reducer_.begin_step(loss);
+    loss.backward();
+  } catch (const std::exception& e) {
+    failure = e.what();
+    reducer_.fail_step();  // the other ranks are about to reduce: this one takes part
+  }
   const auto t1 = Clock::now();
   StepCommunication communication;
   {
@@ -116,6 +130,7 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
                                        context_.size);
     communication = reducer_.finish_step();
   }
+  if (reducer_.any_rank_failed()) leave_failed_step(failure);
   const auto t2 = Clock::now();
   StepResult result;
   result.global_loss = reducer_.global_loss();
@@ -136,6 +151,19 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
       std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
   ++steps_run_;
   return result;
+}
+
+// Every rank learned from the step's allreduce that some rank failed: they agree on whose
+// message to keep (the lowest failed rank's) and leave the step together, before the optimizer.
+void TrainingLoop::leave_failed_step(const std::optional<std::string>& failure) {
+  GroupProblem local;
+  if (failure) local = {TrialStatus::kFailed, *failure};
+  GroupProblem agreed = agree_on_problem(context_.comm, local, context_.watchdog);
+  if (!agreed.any())  // the flag came through the allreduce corrupted: still a failure
+    agreed = {TrialStatus::kFailed, "the gradient allreduce reported a failed rank, and no rank "
+                                    "says it failed (the backend's result is wrong)"};
+  agreed.reason += " (step " + std::to_string(steps_run_) + ")";
+  throw GroupFailure(agreed);
 }
 
 void TrainingLoop::train_step(const at::Tensor& indices) {

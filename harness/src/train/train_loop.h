@@ -68,15 +68,16 @@ class TrainingLoop {
   TrainingLoop(const TrainingLoop&) = delete;
   TrainingLoop& operator=(const TrainingLoop&) = delete;
 
-  // Collective over the group; every rank gets the same losses and status. Throws when a
-  // plugin call fails.
+  // Collective over the group; every rank gets the same losses and status. A forward or
+  // backward that raises on one rank fails the trial on every rank, with that rank's message.
+  // Throws when a communicator call fails.
   TrainOutcome train();
 
   // Collective: full batches of the first epoch's shard — settings.warmup_steps untimed, then
   // (the timeline, when there is one, recording the first of them) round after round until the slowest rank has timed settings.min_time_s (at least 5 steps,
   // at most max_timing_steps). Changes the parameters: run it after evaluation.
   // The timed rounds run through the quiet gate: again, from scratch, when a slow spell
-  // began during them.
+  // began during them. Throws GroupFailure on every rank when a step raised on one.
   StepSamples time_steps(QuietGate& gate);
 
   // One step of the timing phase, untimed: the next full batch of epoch 0's shard at the
@@ -88,6 +89,7 @@ class TrainingLoop {
   StepResult run_step(const at::Tensor& indices, double lr);
   void run_epoch(std::uint64_t epoch);
   void train_step(const at::Tensor& indices);
+  [[noreturn]] void leave_failed_step(const std::optional<std::string>& failure);
   at::Tensor next_timing_batch();
   std::size_t timing_batch_size() const;
   void record_loss(double global_loss);

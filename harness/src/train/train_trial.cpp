@@ -12,10 +12,12 @@
 #include "record/trial_record.h"
 #include "results/file_writing.h"  // ResultsWriteError
 #include "results/trace_files.h"
+#include "spec/trial_expansion.h"
 #include "train/buffer_sync.h"
 #include "train/evaluation.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
+#include "train/model_agreement.h"
 #include "train/reduction_memory.h"
 #include "train/replica_check.h"
 #include "train/step_timeline.h"
@@ -31,17 +33,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Collective: on any rank's problem every rank returns it.
+// Collective: on any rank's problem every rank returns it; so does a model file changed since
+// the sweep was planned, or a rank whose model differs from rank 0's.
 GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
                              const TrialContext& context, const JoinedBackend& backend,
                              TrainingSetup* setup) {
   GroupProblem local;
   try {
     *setup = set_up_training(settings, trial.seed, context, backend);
+    // After loading: a file replaced before that is seen here.
+    if (const std::string changed = changed_model_files(trial); !changed.empty())
+      throw std::runtime_error(changed);
   } catch (const std::exception& e) {
     local = {TrialStatus::kFailed, e.what()};
   }
-  return agree_on_problem(context.comm, local, context.watchdog);
+  const GroupProblem agreed = agree_on_problem(context.comm, local, context.watchdog);
+  if (agreed.any()) return agreed;
+  return agree_on_architecture(*setup->model, context);
 }
 
 // Horovod's broadcast_parameters (and DDP's buffers): everyone starts from rank 0's initial

@@ -9,6 +9,7 @@
 #include "data/data_cache.h"
 #include "loader/plugin_call.h"
 #include "loader/plugin_capabilities.h"
+#include "mpi/deadline.h"
 #include "spec/model_params.h"
 #include "train/data_tensor.h"
 #include "train/model_factory.h"
@@ -50,12 +51,19 @@ void check_parameters(plugin::Model& model) {
   const auto parameters = model.parameters();
   if (parameters.empty())
     throw std::runtime_error("the model has no trainable parameter; there is nothing to train");
-  for (std::size_t i = 0; i < parameters.size(); ++i)
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (parameters[j].unsafeGetTensorImpl() == parameters[i].unsafeGetTensorImpl())
+        throw std::runtime_error("parameter " + std::to_string(i) + " is parameter " +
+                                 std::to_string(j) +
+                                 " again (a tied weight): the model must list each tensor once, "
+                                 "or its gradient is reduced twice");
     if (parameters[i].scalar_type() != torch::kFloat32)
       throw std::runtime_error("parameter " + std::to_string(i) + " of shape " +
                                shape_text(parameters[i]) + " is " +
                                std::string(c10::toString(parameters[i].scalar_type())) +
                                "; the harness trains fp32 parameters");
+  }
 }
 
 // One training-mode loss and one eval-mode scoring on a few rows of the data set, as the
@@ -73,12 +81,17 @@ at::Tensor validation_batch(const DataSplit& split) {
   return torch::zeros(shape);
 }
 
-void check_forward(plugin::Model& model, const DataSplit& split) {
+void check_forward(plugin::Model& model, const DataSplit& split, Deadline& deadline) {
   const auto batch = validation_batch(split);
-  torch::NoGradGuard no_grad;
+  const plugin::ModelObjective objective = model.objective();
   try {
-    training_loss(model, batch);
+    deadline.set_activity(objective.own_loss ? "forward() or loss() in training mode"
+                                             : "forward() in training mode");
+    training_loss(model, batch);  // with autograd: a loss without gradient is named here
+    torch::NoGradGuard no_grad;
     throw_if_failed(model.set_training(false), "model eval mode");
+    deadline.set_activity(objective.own_score ? "score() in evaluation mode"
+                                              : "forward() in evaluation mode");
     sample_scores(model, batch);
   } catch (const std::exception& e) {
     throw std::runtime_error("on a batch of the data set's shape " + shape_text(batch) + ": " +
@@ -86,19 +99,30 @@ void check_forward(plugin::Model& model, const DataSplit& split) {
   }
 }
 
+// 'model "torchscript" (/path/model.pt)': which module a message is about.
+std::string model_label(const TrainSettings& settings) {
+  std::string label = "model \"" + settings.model + "\"";
+  const Json* path = settings.model_params.is_object() ? find_path(settings.model_params, "path")
+                                                        : nullptr;
+  if (path && path->is_string()) label += " (" + path->get<std::string>() + ")";
+  return label;
+}
+
 // The model accepts its parameters and the data: it is built once per distinct configuration.
 void check_model(const TrainSettings& settings, const PluginHandle& model, const DataSplit& split,
                  ValidationContext& context) {
   if (!input_kinds_match(settings, model, split, context)) return;
   try {
+    Deadline deadline(context.timeout_s, model_label(settings));
+    deadline.set_activity("loading the model");
     auto created =
         create_model(model, model_params_for(settings.model_params, split.features, split.window));
     check_parameters(*created);
-    check_forward(*created, split);
+    check_forward(*created, split, deadline);
   } catch (const SettingError& e) {
     context.add(e);
   } catch (const std::exception& e) {
-    context.add_inside("model_params", e.what());
+    context.add_inside("model_params", model_label(settings) + ": " + e.what());
   }
 }
 

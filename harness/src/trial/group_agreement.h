@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "record/trial_status.h"
@@ -16,6 +17,19 @@ struct GroupProblem {
   std::string reason;
 
   bool any() const { return status != TrialStatus::kOk; }
+};
+
+// Thrown on every rank of a group at the same point, once they agreed on a problem: each
+// rank leaves what it was doing the same way, so no rank waits in a collective the others
+// skip.
+class GroupFailure : public std::runtime_error {
+ public:
+  explicit GroupFailure(GroupProblem problem)
+      : std::runtime_error(problem.reason), problem_(std::move(problem)) {}
+  const GroupProblem& problem() const { return problem_; }
+
+ private:
+  GroupProblem problem_;
 };
 
 class Watchdog;

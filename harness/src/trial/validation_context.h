@@ -23,6 +23,7 @@ struct ValidationContext {
   ErrorList& errors;
   std::set<std::string>& seen;  // configurations already checked in this experiment
   const Json& given;            // the trial's settings as the file gives them, no defaults
+  double timeout_s = 0;         // the experiment's: a model method validation runs has as long
 
   // Whether the file (or the sweep point) sets dotted `field` itself.
   bool is_given(const std::string& field) const { return find_path(given, field) != nullptr; }

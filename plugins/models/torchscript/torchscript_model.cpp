@@ -7,10 +7,13 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
+#include <unordered_set>
+
 #include "harness/plugin/model.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 #include "module_attributes.h"
+#include "operator_guard.h"
 #include "script_archive.h"
 #include "script_errors.h"
 
@@ -37,14 +40,16 @@ class TorchScriptModel final : public plugin::Model {
   static constexpr const char* kVersion = "1.0.0";
   static constexpr const char* kDescription =
       "your PyTorch model as a TorchScript file (torch.jit.script(m).save); params: path, "
-      "attributes";
+      "attributes, allow_operators";
 
   static plugin::ModelCapabilities capabilities() { return {plugin::InputKind::kAny, true}; }
 
   explicit TorchScriptModel(const nlohmann::json& json) {
-    plugin::Params params(json, {"input_dim", "window", "path", "attributes"});
+    plugin::Params params(json, {"input_dim", "window", "path", "attributes", "allow_operators"});
     path_ = params.string("path", "");
+    const auto allowed = allowed_operators(json);
     module_ = load_script_archive(path_);
+    refuse_unsafe_operators(module_, path_, allowed);  // before any of its methods runs
     check_method_arity(module_, path_, "forward", 1);
     objective_.own_score = module_.find_method("score").has_value();
     objective_.own_loss = module_.find_method("loss").has_value();
@@ -111,10 +116,14 @@ class TorchScriptModel final : public plugin::Model {
     return Status::ok();
   }
 
+  // Each tensor once: a tied weight (self.decoder.weight = self.encoder.weight) is listed by
+  // the module under both names, and must be counted, bucketed and reduced once, as DDP does.
   std::vector<at::Tensor> tensors(bool trainable) {
     std::vector<at::Tensor> out;
+    std::unordered_set<const void*> seen;
     for (const auto& parameter : module_.parameters())
-      if (parameter.requires_grad() == trainable) out.push_back(parameter);
+      if (parameter.requires_grad() == trainable && seen.insert(parameter.unsafeGetTensorImpl()).second)
+        out.push_back(parameter);
     return out;
   }
 
