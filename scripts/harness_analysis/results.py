@@ -46,8 +46,10 @@ def _parse_record(text):
         record = json.loads(text)
     except json.JSONDecodeError as error:
         return None, str(error)
-    if not isinstance(record, dict) or "key" not in record:
-        return None, "not a trial record (a JSON object with a \"key\")"
+    # The harness's rule (--resume): what identifies a trial is a string key and a string status.
+    if not isinstance(record, dict) or not isinstance(record.get("key"), str) \
+            or not isinstance(record.get("status"), str):
+        return None, "not a trial record (a JSON object with a string \"key\" and \"status\")"
     return record, ""
 
 
@@ -60,9 +62,10 @@ def read_trials(path, warnings=None):
         record, problem = _parse_record(line)
         if record is not None:
             version = record_version(record)
-            if not isinstance(version, int) or isinstance(version, bool):
+            if not isinstance(version, int) or isinstance(version, bool) or version < 0:
                 raise ResultsError(f"{path}:{number}: record_version is {json.dumps(version)}, "
-                                   "expected an integer")
+                                   f"expected an integer from 0 to {RECORD_VERSION} (the record "
+                                   "layouts these scripts read)")
             if version > RECORD_VERSION:
                 raise ResultsError(f"{path}:{number}: record_version {version} is newer than these "
                                    f"scripts read (up to {RECORD_VERSION}); use the scripts of the "

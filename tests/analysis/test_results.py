@@ -56,7 +56,7 @@ def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
 def test_a_record_version_that_is_no_integer_is_refused(tmp_path):
     odd = json.dumps({"key": "b", "status": "ok", "record_version": "2"}) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
-    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer"):
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer from 0 to 2"):
         read_trials(path)
 
 
@@ -77,3 +77,11 @@ def test_aggregates_numbers_are_numbers(tmp_path):
     (tmp_path / "aggregates.csv").write_text("point,figure,bytes,n,estimate\np,busbw_gbps,4096,3,1.5\n")
     row = load(str(tmp_path)).aggregates[0]
     assert row["point"] == "p" and row["bytes"] == 4096 and row["estimate"] == 1.5
+
+
+def test_a_negative_record_version_is_refused_like_the_harness_does(tmp_path):
+    odd = json.dumps({"key": "b", "status": "ok", "record_version": -1}) + "\n"
+    path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is -1, expected an "
+                                           r"integer from 0 to 2"):
+        read_trials(path)

@@ -29,13 +29,29 @@ assert len(keys) == len(set(keys)), "duplicate keys"
 PY
 echo "ok: one job per folder"
 
-# Odd but valid JSON lines in the middle are dropped with file:line, their trials run again.
-sed -i '2s/.*/{"key": 12345, "status": null}/; 3s/.*/{"key":"abc"}/' "$dir/trials.jsonl"
-"$HARNESS" "$WORK/q.json" --resume "$dir" > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "resume over odd lines failed"; }
-grep -q "trials.jsonl:2: unreadable record dropped" "$WORK/out" && grep -q "trials.jsonl:3:" "$WORK/out" ||
-  { cat "$WORK/out"; fail "odd lines were not named"; }
-[ "$(records)" -eq 8 ] || fail "odd lines: $(records) records"
-echo "ok: odd records dropped by file:line"
+# A damaged line in the middle is a measured record someone changed: --resume refuses it by
+# file:line and changes nothing; the scripts refuse it the same way.
+cp "$dir/trials.jsonl" "$WORK/kept.jsonl"
+sed -i '2s/.*/{"key": 12345, "status": null}/' "$dir/trials.jsonl"
+cp "$dir/trials.jsonl" "$WORK/damaged.jsonl"
+expect_error "trials.jsonl:2: damaged record; only the last line may be cut off by an interrupted run" \
+  "$HARNESS" "$WORK/q.json" --resume "$dir"
+cmp -s "$dir/trials.jsonl" "$WORK/damaged.jsonl" || fail "--resume changed the file it refused"
+expect_error "trials.jsonl:2: damaged record" scripts/plot "$dir"
+cp "$WORK/kept.jsonl" "$dir/trials.jsonl"
+echo "ok: a damaged middle line is refused, nothing deleted"
+
+# A cut-off last line (an interrupted write) is moved, verbatim, to trials.cut-off.txt and its
+# trial runs again.
+cut=$(tail -1 "$dir/trials.jsonl" | cut -c1-60)
+sed -i '$d' "$dir/trials.jsonl"
+printf '%s' "$cut" >> "$dir/trials.jsonl"
+"$HARNESS" "$WORK/q.json" --resume "$dir" > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "resume over a cut-off line failed"; }
+grep -q "trials.jsonl:8: cut-off last line (an interrupted write) moved to trials.cut-off.txt" "$WORK/out" ||
+  { cat "$WORK/out"; fail "the cut-off line was not named"; }
+grep -qxF -- "$cut" "$dir/trials.cut-off.txt" || fail "the cut-off line was not kept verbatim"
+[ "$(records)" -eq 8 ] || fail "cut-off line: $(records) records"
+echo "ok: a cut-off last line is kept aside and its trial runs again"
 
 # The marks of a job's end: meta.json says unfinished until the sweep ends; a finished resume
 # moves the previous end into its "resumed" entry.

@@ -79,4 +79,10 @@ $MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q >"$WORK/out" 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "resume of a folder with a newer record exited $status (expected 2)"
 grep -q "trials.jsonl:2: record_version 99 is newer than this harness reads (up to 2)" "$WORK/out" ||
   fail "the refusal does not name the file, line and versions: $(cat "$WORK/out")"
+
+# record_version -1: one rule and one message for the harness and the scripts.
+sed -i '2s/"record_version": *99/"record_version": -1/' "$RUN_DIR/trials.jsonl"
+expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 2" \
+  $MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q
+expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 2" scripts/plot "$RUN_DIR"
 echo PASS

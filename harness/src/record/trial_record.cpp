@@ -1,5 +1,9 @@
 #include "record/trial_record.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
 #include "record/record_json.h"
 
 namespace harness {
@@ -32,8 +36,14 @@ Json frame_record(const Trial& trial, TrialStatus status, const std::string& rea
 }
 
 int record_version_of(const Json& record) {
-  if (record.contains("record_version"))
-    return record["record_version"].is_number_integer() ? record["record_version"].get<int>() : -1;
+  if (record.contains("record_version")) {
+    const Json& version = record["record_version"];
+    if (!version.is_number_integer()) return -1;
+    if (version.is_number_unsigned())  // beyond int: newer than any layout, not wrapped around
+      return static_cast<int>(std::min<std::uint64_t>(version.get<std::uint64_t>(), INT_MAX));
+    const long long value = version.get<long long>();
+    return value < 0 ? -1 : static_cast<int>(std::min<long long>(value, INT_MAX));
+  }
   return record.contains("schema_version") ? 1 : 0;
 }
 

@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "common/input_error.h"
 #include "common/utc_time.h"
@@ -35,6 +38,8 @@ ResultsStore ResultsStore::create(const std::string& base, const std::string& na
 
 namespace {
 
+constexpr const char* kCutOffFile = "trials.cut-off.txt";
+
 // What a record needs for --resume to know its trial: a string key and a string status (a line
 // that is valid JSON but not such a record is dropped like a damaged one, never fatal).
 bool is_trial_record(const Json& record) {
@@ -48,7 +53,8 @@ TrialRun run_of(Json record, const std::string& where) {
   const int version = record_version_of(record);
   if (version < 0)
     throw InputError(where + "record_version is " + record["record_version"].dump() +
-                     ", expected an integer");
+                     ", expected an integer from 0 to " + std::to_string(kRecordVersion) +
+                     " (the record layouts this harness reads)");
   if (version > kRecordVersion)
     throw InputError(where + "record_version " + std::to_string(version) +
                      " is newer than this harness reads (up to " + std::to_string(kRecordVersion) +
@@ -58,6 +64,22 @@ TrialRun run_of(Json record, const std::string& where) {
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   }
+}
+
+// The non-empty lines of a file, with their 1-based numbers.
+std::vector<std::pair<std::size_t, std::string>> read_lines(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<std::pair<std::size_t, std::string>> lines;
+  std::string line;
+  for (std::size_t number = 1; std::getline(file, line); ++number)
+    if (!line.empty()) lines.emplace_back(number, line);
+  return lines;
+}
+
+// A cut-off line is kept verbatim beside the records, never deleted: it may hold the start
+// of a measurement someone wants to read.
+void keep_cut_off_line(const std::string& directory, const std::string& line) {
+  append_durably((fs::path(directory) / kCutOffFile).string(), line + "\n");
 }
 
 }  // namespace
@@ -73,25 +95,29 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
   ResultsStore store;
   store.directory_ = directory;
   store.lock_ = FolderLock::acquire(directory);
-  std::ifstream file(fs::path(directory) / "trials.jsonl");
-  std::string line;
-  std::size_t number = 0;
-  bool dropped = false;
-  while (std::getline(file, line)) {
-    ++number;
-    if (line.empty()) continue;
+  const auto lines = read_lines((fs::path(directory) / "trials.jsonl").string());
+  std::optional<std::string> cut_off;  // the last line, when an interrupted write cut it
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto& [number, line] = lines[i];
+    const std::string where = directory + "/trials.jsonl:" + std::to_string(number) + ": ";
     Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!is_trial_record(record)) {
-      warnings->push_back(directory + "/trials.jsonl:" + std::to_string(number) +
-                          ": unreadable record dropped (interrupted write?); its trial runs again");
-      dropped = true;
-      continue;
+    if (is_trial_record(record)) {
+      store.runs_.push_back(run_of(std::move(record), where));
+    } else if (i + 1 == lines.size()) {
+      cut_off = line;
+    } else {
+      throw InputError(where +
+                       "damaged record; only the last line may be cut off by an interrupted "
+                       "run, so this file was changed by something else. --resume deletes no "
+                       "record: repair the line, or move it out of the file, and resume again");
     }
-    store.runs_.push_back(
-        run_of(std::move(record), directory + "/trials.jsonl:" + std::to_string(number) + ": "));
   }
-  if (!dropped) return store;
-  // Rewrite without the dropped lines so the file stays valid JSON Lines.
+  if (!cut_off) return store;
+  keep_cut_off_line(directory, *cut_off);
+  warnings->push_back(directory + "/trials.jsonl:" + std::to_string(lines.back().first) +
+                      ": cut-off last line (an interrupted write) moved to " + kCutOffFile +
+                      "; its trial runs again");
+  // Rewrite without it so the file stays valid JSON Lines.
   std::string text;
   for (const auto& run : store.runs_) text += run.json.dump() + "\n";
   write_file_atomically((fs::path(directory) / "trials.jsonl").string(), text);
