@@ -114,6 +114,16 @@ def widths(text):
     return values
 
 
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def build(args):
     """The model and its input shape (without the batch dimension)."""
     if args.model == "autoencoder":
@@ -133,15 +143,15 @@ def parse_args(argv):
     parser.add_argument("model", choices=["autoencoder", "transformer", "lstm"])
     parser.add_argument("file", help="where to write the TorchScript archive")
     parser.add_argument("--seed", type=int, default=0, help="torch.manual_seed before the model is built")
-    parser.add_argument("--input-dim", type=int, help="features per sample (20 for autoencoder, else 4)")
+    parser.add_argument("--input-dim", type=positive, help="features per sample (20 for autoencoder, else 4)")
     parser.add_argument("--hidden", type=widths, default=[10, 3], help="autoencoder: encoder widths")
-    parser.add_argument("--window", type=int, default=16, help="transformer, lstm: window length")
-    parser.add_argument("--d-model", type=int, default=32)
-    parser.add_argument("--heads", type=int, default=4)
-    parser.add_argument("--layers", type=int, help="encoder (and decoder) layers (transformer: 2, lstm: 1)")
-    parser.add_argument("--feedforward", type=int, default=64)
-    parser.add_argument("--latent-size", type=int, default=8)
-    parser.add_argument("--hidden-size", type=int, default=32, help="lstm: hidden state size")
+    parser.add_argument("--window", type=positive, default=16, help="transformer, lstm: window length")
+    parser.add_argument("--d-model", type=positive, default=32)
+    parser.add_argument("--heads", type=positive, default=4)
+    parser.add_argument("--layers", type=positive, help="encoder (and decoder) layers (transformer: 2, lstm: 1)")
+    parser.add_argument("--feedforward", type=positive, default=64)
+    parser.add_argument("--latent-size", type=positive, default=8)
+    parser.add_argument("--hidden-size", type=positive, default=32, help="lstm: hidden state size")
     args = parser.parse_args(argv)
     if args.input_dim is None:
         args.input_dim = 20 if args.model == "autoencoder" else 4

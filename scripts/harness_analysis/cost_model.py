@@ -190,6 +190,41 @@ def holdout_errors(points, gamma, key, value, link_gbps=None):
     return errors
 
 
+def parse_link(text):
+    """--link ALPHA_US,GBPS as two numbers, the rate above zero; else one line and exit 2."""
+    try:
+        alpha_us, gbps = (float(v) for v in text.split(","))
+    except ValueError:
+        alpha_us = gbps = None
+    if alpha_us is None or not math.isfinite(alpha_us) or alpha_us < 0 or not gbps or not math.isfinite(gbps) or gbps <= 0:
+        usage_error(f"--link {text}: expected ALPHA_US,GBPS, a latency in microseconds (>= 0) and a "
+                    "rate in GB/s (> 0), such as 2.5,10")
+    return alpha_us, gbps
+
+
+def parse_holdout(text, points):
+    """--holdout world=N or label=LABEL, naming points the folders hold and leaving some to fit."""
+    key, _, value = text.partition("=")
+    if key not in ("world", "label") or not value:
+        usage_error(f"--holdout {text}: expected world=N or label=LABEL")
+    if key == "world" and not value.isdigit():
+        usage_error(f"--holdout {text}: expected a world size (an integer), got {value!r}")
+    present = sorted({str(q["p"] if key == "world" else q["label"]) for q in points},
+                     key=lambda v: (len(v), v))
+    if value not in present:
+        usage_error(f"--holdout {text}: no allreduce points with {key} {value} in these folders "
+                    f"(they hold {key} {', '.join(present)})")
+    if len(present) < 2:
+        usage_error(f"--holdout {text}: {key} {value} is the only one in these folders, so nothing is "
+                    "left to fit; add a folder with another")
+    return key, value
+
+
+def usage_error(message):
+    print(f"scripts/model: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def held_out_predictor(points, gamma, world, errors):
     """q -> the one-level prediction of a world-size-`world` point, fitted without that world
     size with the formula holdout_errors found best for its backend (None: no fit)."""
@@ -383,19 +418,18 @@ def main():
         steps += s
     if not points:
         sys.exit("scripts/model: no ok allreduce points at world size > 1 in these folders")
+    link = None
+    if args.link:
+        alpha_us, gbps = parse_link(args.link)
+        link = {"alpha_s": alpha_us * 1e-6, "beta_s_per_byte": 1e-9 / gbps, "link_gbps": gbps}
+    if args.holdout:
+        key, value = parse_holdout(args.holdout, points)
     out = args.out or os.path.join(args.dirs[0].partition("=")[0], "model")
     os.makedirs(out, exist_ok=True)
     gamma = 1e-9 / args.gamma_gbps if args.gamma_gbps else measure_gamma()
-    link = None
-    if args.link:
-        alpha_us, gbps = map(float, args.link.split(","))
-        link = {"alpha_s": alpha_us * 1e-6, "beta_s_per_byte": 1e-9 / gbps, "link_gbps": gbps}
     fits = fit_all(points, gamma)
     holdout = None
     if args.holdout:
-        key, _, value = args.holdout.partition("=")
-        if key not in ("world", "label") or not value:
-            sys.exit("scripts/model: --holdout takes world=N or label=LABEL")
         holdout = {"key": key, "value": value, "link_gbps": args.holdout_gbps,
                    "errors": holdout_errors(points, gamma, key, value, args.holdout_gbps)}
     predicted = predictions(fits, gamma, link)

@@ -225,7 +225,7 @@ def build(results, out, machine):
     canvas = plots.Canvas(out)
     draw(run, canvas, machine)
     lr_answers, lr_section = lr_scaling.analyse(run.ok)
-    searched = search.read(results.folder)
+    searched = search.read(results.folder, results.records)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world),
                                 search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok),
                                 oversubscribed_rule=(run.meta.get("oversubscribed") or {}).get("rule"))

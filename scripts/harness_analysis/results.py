@@ -53,6 +53,22 @@ def _parse_record(text):
     return record, ""
 
 
+# What every record carries, whatever its kind or status (docs/results-reference.md, "every"):
+# the fields the readers group and label by.
+FRAME = {"kind": str, "world_size": int, "axes": dict, "settings": dict}
+
+
+def _frame_problem(record):
+    for name, kind in FRAME.items():
+        value = record.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return (f"{name} is missing" if name not in record else f"{name} is {json.dumps(value)}") + \
+                f", expected {'an integer' if kind is int else 'a string' if kind is str else 'an object'}"
+    if record["world_size"] < 1:
+        return f"world_size is {record['world_size']}, expected at least 1"
+    return ""
+
+
 def read_trials(path, warnings=None):
     """The records of a trials.jsonl; see the module's description for damaged lines."""
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -70,6 +86,10 @@ def read_trials(path, warnings=None):
                 raise ResultsError(f"{path}:{number}: record_version {version} is newer than these "
                                    f"scripts read (up to {RECORD_VERSION}); use the scripts of the "
                                    "harness that wrote it")
+            problem = _frame_problem(record)
+            if problem:
+                raise ResultsError(f"{path}:{number}: {problem} (every trial record has it; a record "
+                                   "the harness writes always does, so this file was changed by something else)")
             records.append(record)
         elif position == len(lines) - 1:
             message = f"{path}:{number}: truncated last line dropped (an interrupted write; --resume runs its trial again)"

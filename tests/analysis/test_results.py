@@ -11,7 +11,13 @@ def write_lines(path, lines):
 
 
 def record(key):
-    return json.dumps({"key": key, "status": "ok"}) + "\n"
+    return json.dumps(frame(key)) + "\n"
+
+
+def frame(key, **fields):
+    """The fields every record has, and `fields`."""
+    return dict({"key": key, "status": "ok", "kind": "collective", "world_size": 2, "axes": {},
+                 "settings": {}}, **fields)
 
 
 def test_reads_every_record(tmp_path):
@@ -39,14 +45,14 @@ def test_a_json_line_that_is_no_record_is_damage_too(tmp_path):
 
 
 def test_every_record_version_up_to_this_one_is_read(tmp_path):
-    lines = [json.dumps({"key": "v1", "status": "ok", "schema_version": 1}) + "\n",
-             json.dumps({"key": "v2", "status": "ok", "record_version": 2}) + "\n"]
+    lines = [json.dumps(frame("v1", schema_version=1)) + "\n",
+             json.dumps(frame("v2", record_version=2)) + "\n"]
     path = write_lines(tmp_path / "trials.jsonl", lines)
     assert [r["key"] for r in read_trials(path)] == ["v1", "v2"]
 
 
 def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
-    newer = json.dumps({"key": "b", "status": "ok", "record_version": 3}) + "\n"
+    newer = json.dumps(frame("b", record_version=3)) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [record("a"), newer])
     with pytest.raises(ResultsError, match=r"trials\.jsonl:2: record_version 3 is newer than these "
                                            r"scripts read \(up to 2\)"):
@@ -54,7 +60,7 @@ def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
 
 
 def test_a_record_version_that_is_no_integer_is_refused(tmp_path):
-    odd = json.dumps({"key": "b", "status": "ok", "record_version": "2"}) + "\n"
+    odd = json.dumps(frame("b", record_version="2")) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
     with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer from 0 to 2"):
         read_trials(path)
@@ -80,8 +86,16 @@ def test_aggregates_numbers_are_numbers(tmp_path):
 
 
 def test_a_negative_record_version_is_refused_like_the_harness_does(tmp_path):
-    odd = json.dumps({"key": "b", "status": "ok", "record_version": -1}) + "\n"
+    odd = json.dumps(frame("b", record_version=-1)) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
     with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is -1, expected an "
                                            r"integer from 0 to 2"):
+        read_trials(path)
+
+
+def test_a_record_without_a_frame_field_is_refused_with_file_and_line(tmp_path):
+    lacking = frame("b")
+    del lacking["world_size"]
+    path = write_lines(tmp_path / "trials.jsonl", [record("a"), json.dumps(lacking) + "\n", record("c")])
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:2: world_size is missing, expected an integer"):
         read_trials(path)

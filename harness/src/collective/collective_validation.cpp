@@ -1,5 +1,6 @@
 #include "collective/collective_validation.h"
 
+#include <algorithm>
 #include <set>
 
 #include "trial/plugin_validation.h"
@@ -42,6 +43,29 @@ void check_range(const CollectiveSettings& settings, ValidationContext& context)
                   "; nothing would be measured");
 }
 
+// A busbw search judges each trial by the bus bandwidth at search.message_bytes: a size the
+// trial does not measure would leave every configuration without a figure.
+void check_searched_size(const CollectiveSettings& settings, ValidationContext& context) {
+  const SearchSettings* search = context.search;
+  if (!search || !search->on || search->objective != SearchObjective::kBusbw ||
+      !search->message_bytes)
+    return;
+  const auto& sizes = settings.message_bytes;
+  if (sizes.empty() || std::find(sizes.begin(), sizes.end(), *search->message_bytes) != sizes.end())
+    return;
+  std::string listed;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (sizes.size() <= 8 || i < 3 || i + 3 >= sizes.size())
+      listed += (listed.empty() ? "" : ", ") + std::to_string(sizes[i]);
+    else if (i == 3)
+      listed += ", ...";
+  context.errors.add("/search/message_bytes: " + std::to_string(*search->message_bytes) +
+                     " is not a size the trials of " +
+                     (context.part.pointer.empty() ? std::string("the experiment")
+                                                   : context.part.pointer) +
+                     " measure (" + listed + " bytes); give one of them");
+}
+
 }  // namespace
 
 void validate_collective_trial(const CollectiveSettings& settings, ValidationContext& context) {
@@ -50,6 +74,7 @@ void validate_collective_trial(const CollectiveSettings& settings, ValidationCon
     check_explicit_sizes(settings, context);
   else
     check_range(settings, context);
+  check_searched_size(settings, context);
 }
 
 }  // namespace harness

@@ -36,7 +36,7 @@ void validate_trials(const Experiment& experiment, const std::vector<Trial>& tri
   for (const auto& trial : trials) {
     ErrorList trial_errors;
     ValidationContext context{experiment.parts[trial.part_index], plugins, data, trial_errors,
-                              seen, trial.given, experiment.timeout_s};
+                              seen, trial.given, experiment.timeout_s, &experiment.search};
     trial_kind(trial.kind).validate(trial, context);
     for (const auto& message : trial_errors.messages())
       if (reported.insert(message).second) errors.add(message);

@@ -60,10 +60,13 @@ void mark_repeated(RungDecision* decision, std::size_t share, const SearchSettin
 bool clearly_ahead(const RungEntry& best, const std::vector<RungEntry>& others,
                    const SearchSettings& search) {
   // Every other, not only the runner-up: one that has not reached the target ranks after
-  // those that have, yet the time it trained may still be below the best's.
+  // those that have, yet the time it trained may still be below the best's. One without a
+  // figure (not run before the budget was spent, or failed) can be neither beaten nor tied:
+  // no claim is made against it.
+  if (!best.standing.usable) return false;
   return std::all_of(others.begin(), others.end(), [&](const RungEntry& other) {
     return other.configuration == best.configuration ||
-           clearly_worse(other.standing, best.standing, search);
+           (other.standing.usable && clearly_worse(other.standing, best.standing, search));
   });
 }
 

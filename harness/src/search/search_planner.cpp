@@ -225,6 +225,8 @@ SearchState SearchPlanner::replay(const std::vector<TrialRun>& records) const {
                         : "no configuration has a figure";
   else if (!state.runner_up)
     state.stopped = "one configuration left: every other was clearly worse";
+  else if (!state.runner_up->standing.usable)
+    state.stopped = "no other configuration has a figure";
   else if (state.distinguishable)
     state.stopped = "the winner is distinguishable from the runner-up";
   else
@@ -333,11 +335,15 @@ Json SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
 }
 
 // The first configuration after the best that is not clearly worse than it.
+// The first other configuration with a figure the best is not clearly ahead of; "" when
+// every other is clearly behind or has no figure.
 std::string SearchPlanner::closest_rival(const RungDecision& decision) const {
-  for (std::size_t i = 1; i < decision.ranking.size(); ++i)
-    if (!clearly_worse(decision.ranking[i].standing, decision.ranking[0].standing, search_))
+  for (std::size_t i = 1; i < decision.ranking.size(); ++i) {
+    const Standing& standing = decision.ranking[i].standing;
+    if (standing.usable && !clearly_worse(standing, decision.ranking[0].standing, search_))
       return label(decision.ranking[i].configuration);
-  return label(decision.ranking[1].configuration);
+  }
+  return "";
 }
 
 std::string SearchPlanner::rung_line(const SearchRung& rung) const {
@@ -360,9 +366,12 @@ std::string SearchPlanner::rung_line(const SearchRung& rung) const {
   if (unusable) line += "; " + std::to_string(unusable) + " without a figure";
   if (!best.standing.reached)
     line += "; none has reached the target yet (ranked by final loss)";
+  else if (d.ranking.size() > 1 && d.distinguishable)
+    line += "; the best is clearly ahead";
+  else if (d.ranking.size() > 1 && !closest_rival(d).empty())
+    line += "; the best is within noise of " + closest_rival(d);
   else if (d.ranking.size() > 1)
-    line += d.distinguishable ? "; the best is clearly ahead"
-                              : "; the best is within noise of " + closest_rival(d);
+    line += "; no claim against the others without a figure";
   return line;
 }
 
@@ -372,7 +381,10 @@ std::string SearchPlanner::end_line(const SearchState& state) const {
   if (!state.winner) return "search: no winner (" + state.stopped + "); " + spent;
   std::string line = "search: winner " + label(state.winner->configuration) + " " +
                      standing_text(state.winner->standing, search_);
-  if (state.runner_up)
+  if (state.runner_up && !state.runner_up->standing.usable)
+    line += "; the runner-up " + label(state.runner_up->configuration) + " has no figure (" +
+            state.runner_up->standing.note + ")";
+  else if (state.runner_up)
     line += (state.distinguishable ? "; clearly ahead of " : "; within noise of ") +
             label(state.runner_up->configuration) + " " +
             standing_text(state.runner_up->standing, search_);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include "common/brief.h"
 #include "common/hashing.h"
@@ -37,24 +38,44 @@ const FieldSpec* field_at(const Schema& schema, const std::string& path) {
   return nullptr;
 }
 
-// Three significant digits: values a reader can compare, the same on every machine.
-double round_to_digits(double value) {
+double round_to_digits(double value, int digits) {
   if (value == 0) return 0;
-  const double scale = std::pow(10.0, 2 - std::floor(std::log10(std::abs(value))));
+  const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::abs(value))));
   return std::round(value * scale) / scale;
 }
 
+// The draws with as few significant digits as keep them inside [low, high] and distinct (three
+// at least: values a reader can compare, the same on every machine).
+std::vector<double> readable(const std::vector<double>& draws, double low, double high) {
+  for (int digits = 3; digits <= 17; ++digits) {
+    std::vector<double> rounded;
+    for (double draw : draws) rounded.push_back(round_to_digits(draw, digits));
+    bool fits = true;
+    for (std::size_t i = 0; i < rounded.size() && fits; ++i)
+      fits = rounded[i] >= low && rounded[i] <= high && (i == 0 || rounded[i] > rounded[i - 1]);
+    if (fits) return rounded;
+  }
+  return draws;
+}
+
 // `count` values over [low, high], one uniform draw in each of `count` equal slices
-// (stratified, so no region is left out), on a log scale when asked.
+// (stratified, so no region is left out), on a log scale when asked. Integers that round to
+// the same value are kept once.
 Json sampled_values(double low, double high, int count, bool log_scale, bool integer,
                     SplitMix64& rng) {
-  Json values = Json::array();
+  std::vector<double> draws;
   for (int i = 0; i < count; ++i) {
     const double u = (i + rng.uniform()) / count;
-    double value = log_scale ? low * std::pow(high / low, u) : low + (high - low) * u;
-    value = integer ? std::round(value) : round_to_digits(value);
-    if (values.empty() || values.back().get<double>() != value)
-      values.push_back(integer ? Json(static_cast<std::int64_t>(value)) : Json(value));
+    draws.push_back(log_scale ? low * std::pow(high / low, u) : low + (high - low) * u);
+  }
+  Json values = Json::array();
+  if (!integer) {
+    for (double value : readable(draws, low, high)) values.push_back(value);
+    return values;
+  }
+  for (double draw : draws) {
+    const auto value = static_cast<std::int64_t>(std::round(draw));
+    if (values.empty() || values.back().get<std::int64_t>() != value) values.push_back(value);
   }
   return values;
 }
@@ -97,6 +118,11 @@ void add_sampled_axis(const std::string& path, const Json& spec, std::uint64_t s
                      "/sweep; sample it or sweep it");
     if (low < field->min || high > field->max)
       errors.add(pointer + ": the range " + brief(range) + " leaves the setting's bounds");
+    const double integers = std::floor(high) - std::ceil(low) + 1;
+    if (field->type == FieldType::kInteger && static_cast<double>(n) > integers)
+      errors.add(pointer + "/count: " + std::to_string(n) + " distinct values asked of an integer "
+                 "setting, but the range " + brief(range) + " holds " +
+                 std::to_string(static_cast<long long>(std::max(integers, 0.0))) + " integer(s)");
     if (errors.messages().size() == before)
       part.sweep[path] = sampled_values(low, high, static_cast<int>(n), log_scale,
                                         field->type == FieldType::kInteger, rng);

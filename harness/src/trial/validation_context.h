@@ -9,6 +9,7 @@
 #include "common/input_error.h"
 #include "spec/experiment.h"
 #include "spec/json_path.h"
+#include "spec/search_settings.h"
 #include "spec/setting_pointer.h"
 
 namespace harness {
@@ -24,6 +25,7 @@ struct ValidationContext {
   std::set<std::string>& seen;  // configurations already checked in this experiment
   const Json& given;            // the trial's settings as the file gives them, no defaults
   double timeout_s = 0;         // the experiment's: a model method validation runs has as long
+  const SearchSettings* search = nullptr;  // the experiment's search (off: no search)
 
   // Whether the file (or the sweep point) sets dotted `field` itself.
   bool is_given(const std::string& field) const { return find_path(given, field) != nullptr; }
