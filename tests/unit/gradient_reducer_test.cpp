@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -11,6 +13,7 @@
 
 #include "harness/plugin/half_float.h"
 #include "train/gradient_reducer.h"
+#include "train/reduction_memory.h"
 
 namespace harness {
 namespace {
@@ -76,14 +79,15 @@ ReducerOptions options(std::size_t fusion_bytes, bool overlap,
 TEST(GradientReducer, BucketsFillInReverseRegistrationOrderUpToTheCap) {
   Toy toy;
   TriplingCommunicator comm;
-  // 40 floats = 160 B; 30 + 20 = 200 B fit a 200 B cap; 10 floats and the loss are the last.
+  // 40 floats = 160 B; 30 + 20 = 200 B fit a 200 B cap; 10 floats, the loss and the failure
+  // flag are the last.
   EXPECT_EQ(GradientReducer(toy.parameters, options(200, false), comm, nullptr).bucket_wire_bytes(),
-            (std::vector<std::size_t>{160, 200, 44}));
+            (std::vector<std::size_t>{160, 200, 48}));
   EXPECT_EQ(GradientReducer(toy.parameters, options(0, false), comm, nullptr).bucket_wire_bytes(),
-            (std::vector<std::size_t>{160, 120, 80, 44}));
+            (std::vector<std::size_t>{160, 120, 80, 48}));
   EXPECT_EQ(
       GradientReducer(toy.parameters, options(1 << 20, false), comm, nullptr).bucket_wire_bytes(),
-      (std::vector<std::size_t>{404}));
+      (std::vector<std::size_t>{408}));
   // A tensor above the cap still goes, alone.
   EXPECT_EQ(GradientReducer(toy.parameters, options(100, false), comm, nullptr).bucket_count(), 4u);
 }
@@ -118,7 +122,7 @@ TEST(GradientReducer, EveryModeWritesTheReducedGradientsAndTheLoss) {
     EXPECT_NEAR(reducer.global_loss(), 3 * loss.item<double>(),
                 1e-4 * std::abs(loss.item<double>()));
     // Launched strictly in bucket order, on the communication thread only with overlap.
-    EXPECT_EQ(comm.counts, (std::vector<std::size_t>{40, 50, 11}));
+    EXPECT_EQ(comm.counts, (std::vector<std::size_t>{40, 50, 12}));
     for (const auto& id : comm.threads)
       EXPECT_EQ(id != std::this_thread::get_id(), overlap) << "overlap " << overlap;
   }
@@ -129,7 +133,7 @@ TEST(GradientReducer, CompressionSendsTheNarrowTypeAndRoundsTheGradients) {
   TriplingCommunicator comm;  // leaves 16-bit buffers as they are
   GradientReducer reducer(toy.parameters, options(200, true, plugin::DType::kFloat16), comm,
                           nullptr);
-  EXPECT_EQ(reducer.wire_bytes_per_step(), 202u);
+  EXPECT_EQ(reducer.wire_bytes_per_step(), 204u);
   toy.step(reducer, toy.loss());
   for (auto dtype : comm.dtypes) EXPECT_EQ(dtype, plugin::DType::kFloat16);
   for (std::size_t i = 0; i < toy.parameters.size(); ++i)
@@ -168,6 +172,62 @@ TEST(GradientReducer, AFailedAllreduceThrowsAndTheNextStepWorks) {
     EXPECT_EQ(comm.counts.size(), 4u);
     EXPECT_TRUE(torch::allclose(toy.parameters[0].grad(), toy.weights[0] * 3));
   }
+}
+
+// A rank whose forward raised (before begin_step) or whose backward raised midway still sends
+// every bucket, with zeros and its failure flag; the next step is an ordinary one.
+TEST(GradientReducer, AFailedStepSendsZerosAndItsFlag) {
+  for (bool overlap : {false, true})
+    for (bool after_begin : {false, true}) {
+      Toy toy;
+      TriplingCommunicator comm;
+      GradientReducer reducer(toy.parameters, options(0, overlap), comm, nullptr);
+      toy.step(reducer, toy.loss());
+      EXPECT_FALSE(reducer.any_rank_failed());
+      comm.counts.clear();
+      if (after_begin) reducer.begin_step(toy.loss());
+      reducer.fail_step();
+      reducer.finish_step();
+      EXPECT_TRUE(reducer.any_rank_failed()) << overlap << after_begin;
+      EXPECT_EQ(comm.counts.size(), 4u);
+      for (const auto& parameter : toy.parameters)
+        EXPECT_TRUE(torch::equal(parameter.grad(), torch::zeros_like(parameter)));
+      toy.step(reducer, toy.loss());
+      EXPECT_FALSE(reducer.any_rank_failed());
+      EXPECT_TRUE(torch::allclose(toy.parameters[3].grad(), toy.weights[3] * 3));
+    }
+}
+
+// Provides memory for buffers of at most 100 bytes, as shm does up to what /dev/shm holds.
+class SmallMemoryCommunicator final : public plugin::Communicator {
+ public:
+  plugin::Status init(const plugin::GroupInit&) noexcept override { return {}; }
+  plugin::Status allreduce(plugin::BufferView, const plugin::AllreduceOptions&) noexcept override {
+    return {};
+  }
+  plugin::Status broadcast(plugin::BufferView, int) noexcept override { return {}; }
+  plugin::Status barrier() noexcept override { return {}; }
+  void* provide_memory(std::size_t bytes) noexcept override {
+    return bytes <= 100 ? std::malloc(bytes) : nullptr;
+  }
+  void release_memory(void* memory) noexcept override { std::free(memory); }
+};
+
+// The record says where each buffer lies: all in the communicator's memory, none, or how many
+// of each when the communicator could not provide some.
+TEST(ReductionMemory, SaysWhereEveryBufferLies) {
+  auto communicator = std::make_shared<SmallMemoryCommunicator>();
+  const auto fp32 = torch::TensorOptions().dtype(torch::kFloat32);
+  EXPECT_EQ(ReductionMemory(nullptr).describe(), "host");
+  ReductionMemory all_small(communicator);
+  all_small.zeros(10, fp32);
+  EXPECT_EQ(all_small.describe(), "communicator");
+  ReductionMemory mixed(communicator);
+  mixed.zeros(10, fp32);
+  mixed.zeros(1000, fp32);
+  EXPECT_EQ(mixed.describe(),
+            "mixed: communicator for 1 of 2 buffers (40 B), host for 1 (3.91 KB, which the "
+            "communicator could not provide)");
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
   EXPECT_NE(ResultsStore::create(base.string(), "exp").directory(), store.directory());
 }
 
-TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
+TEST(ResultsStore, ResumeMovesACutOffLastLineAside) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
   std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n{\"key\":\"b\",\"sta";
@@ -56,23 +56,34 @@ TEST(ResultsStore, ResumeDropsATruncatedLastLine) {
   const ResultsStore store = ResultsStore::open(base.string(), &warnings);
   EXPECT_EQ(store.completed_keys(), (std::set<std::string>{"a"}));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
+  EXPECT_NE(warnings[0].find("trials.jsonl:2: cut-off last line (an interrupted write) moved to "
+                             "trials.cut-off.txt"),
+            std::string::npos)
+      << warnings[0];
   EXPECT_EQ(testing::read_file(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
+  EXPECT_EQ(testing::read_file(base / "trials.cut-off.txt"), "{\"key\":\"b\",\"sta\n");
 }
 
-TEST(ResultsStore, ResumeDropsValidJsonThatIsNoTrialRecord) {
+// A damaged line that is not the last was not cut by an interrupted write: --resume refuses it,
+// naming it, and leaves the file as it is.
+TEST(ResultsStore, ResumeRefusesADamagedMiddleLineAndChangesNothing) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
-  std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n"
-                                       << "{\"key\": 12345, \"status\": null}\n"
-                                       << "{\"key\":\"abc\"}\n"
-                                       << "{\"key\":\"c\",\"status\":\"ok\"}\n";
+  const std::string text = "{\"key\":\"a\",\"status\":\"ok\"}\n"
+                           "{\"key\": 12345, \"status\": null}\n"
+                           "{\"key\":\"c\",\"status\":\"ok\"}\n";
+  std::ofstream(base / "trials.jsonl") << text;
   std::vector<std::string> warnings;
-  const ResultsStore store = ResultsStore::open(base.string(), &warnings);
-  EXPECT_EQ(store.completed_keys(), (std::set<std::string>{"a", "c"}));
-  ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_NE(warnings[0].find("trials.jsonl:2: unreadable record dropped"), std::string::npos);
-  EXPECT_NE(warnings[1].find("trials.jsonl:3: unreadable record dropped"), std::string::npos);
+  try {
+    ResultsStore::open(base.string(), &warnings);
+    ADD_FAILURE() << "a damaged middle line was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("trials.jsonl:2: damaged record; only the last line may "
+                                         "be cut off"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(testing::read_file(base / "trials.jsonl"), text);
 }
 
 // What ResultsStore::open refuses `directory` with ("" when it opens).

@@ -73,7 +73,7 @@ std::vector<RecordField> build_fields() {
     {"backend.algorithm", "string", "", kEvery, kAlways, "the algorithm, as the plugin describes it"},
     {"backend.memory", "string", "", kEvery, kAlways,
      "communicator: the reduced buffers lie in memory the communicator provided; host: "
-     "ordinary memory"},
+     "ordinary memory; mixed: some of each, with how many and their bytes"},
     {"machine_speed", "object", "", kEvery, kAlways, "the quiet-machine gate: what it saw and did"},
     {"machine_speed.gate", "string", "", kEvery, kAlways, "on, or why it is off"},
     {"machine_speed.max_slowdown", "number", "x", kEvery, kAlways, "quiet_slowdown, the setting"},

@@ -7,6 +7,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <string>
 
 #include "harness/plugin/communicator.h"
 
@@ -22,12 +23,18 @@ class ReductionMemory {
   // it lives on the CPU: every rank asks for the same sizes in the same order.
   at::Tensor zeros(std::int64_t count, const at::TensorOptions& options);
 
-  // "communicator" once any tensor came from the communicator's memory, else "host".
-  const char* describe() const { return provided_ ? "communicator" : "host"; }
+  // Where the buffers lie: "communicator" (every one in the communicator's memory), "host"
+  // (none), or "mixed: ..." with how many of each and their bytes, when the communicator could
+  // not provide some (a buffer larger than /dev/shm holds, for shm).
+  std::string describe() const;
 
  private:
+  struct Tally {
+    std::size_t buffers = 0;
+    std::size_t bytes = 0;
+  };
   std::shared_ptr<plugin::Communicator> communicator_;
-  bool provided_ = false;
+  Tally provided_, host_;
 };
 
 }  // namespace harness

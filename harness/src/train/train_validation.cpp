@@ -122,11 +122,15 @@ void check_model(const TrainSettings& settings, const PluginHandle& model, const
   } catch (const SettingError& e) {
     context.add(e);
   } catch (const std::exception& e) {
-    context.add_inside("model_params", model_label(settings) + ": " + e.what());
+    // A plugin's message about its parameters starts with their pointer, which stays first.
+    const std::string text = e.what();
+    context.add_inside("model_params",
+                       text.rfind('/', 0) == 0 ? text : model_label(settings) + ": " + text);
   }
 }
 
-// Compressed gradients are reduced in the narrow type, so the backend must list it.
+// Compressed gradients are reduced in the narrow type, so the backend must list it: every
+// communicator of a composition (a hierarchical backend's levels) as if it ran alone.
 void check_compression(const TrainSettings& settings, const PluginHandle& backend,
                        ValidationContext& context) {
   const plugin::DType wire = wire_dtype(settings.compression);
@@ -177,8 +181,9 @@ void check_warmup_steps(const TrainSettings& settings, ValidationContext& contex
 void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
   check_settings_read(settings, context);
   check_warmup_steps(settings, context);
-  const PluginHandle* backend = check_backend(context, settings.backend, settings.backend_params);
-  if (backend) check_compression(settings, *backend, context);
+  for (const PluginHandle* communicator :
+       check_backend(context, settings.backend, settings.backend_params))
+    check_compression(settings, *communicator, context);
   const PluginHandle* model =
       find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
   const DataSplit* split = load_or_report(settings, context);

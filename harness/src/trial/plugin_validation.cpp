@@ -31,13 +31,14 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
 namespace {
 
 // The two levels' names and parameters, each checked as its own backend's would be.
-const PluginHandle* check_hierarchical(ValidationContext& context, const Json& params) {
+std::vector<const PluginHandle*> check_hierarchical(ValidationContext& context,
+                                                    const Json& params) {
   HierarchicalParams levels;
   try {
     levels = parse_hierarchical_params(params);
   } catch (const std::exception& e) {
     context.add_inside("backend_params", e.what());
-    return nullptr;
+    return {};
   }
   const PluginHandle* intra = find_plugin_or_report(context, plugin::PluginKind::kCommunicator,
                                                     "backend_params.intra", levels.intra);
@@ -53,24 +54,26 @@ const PluginHandle* check_hierarchical(ValidationContext& context, const Json& p
       context.add_inside(field, e.what());
     }
   }
-  return intra && inter ? inter : nullptr;
+  if (!intra || !inter) return {};
+  return {intra, inter};
 }
 
 }  // namespace
 
-const PluginHandle* check_backend(ValidationContext& context, const std::string& backend,
-                                  const Json& params) {
+std::vector<const PluginHandle*> check_backend(ValidationContext& context,
+                                               const std::string& backend, const Json& params) {
   if (backend == kHierarchicalBackend) return check_hierarchical(context, params);
   const PluginHandle* plugin =
       find_plugin_or_report(context, plugin::PluginKind::kCommunicator, "backend", backend);
-  if (!plugin || !context.first_time(context.part.pointer + " backend " + backend + params.dump()))
-    return plugin;
+  if (!plugin) return {};
+  if (!context.first_time(context.part.pointer + " backend " + backend + params.dump()))
+    return {plugin};
   try {
     create_communicator(*plugin, params);
   } catch (const std::exception& e) {
     context.add_inside("backend_params", e.what());
   }
-  return plugin;
+  return {plugin};
 }
 
 }  // namespace harness

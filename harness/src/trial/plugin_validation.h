@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/json.h"
 #include "harness/plugin/version.h"
@@ -16,8 +17,9 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
                                           const std::string& field, const std::string& name);
 
 // The backend exists and accepts its parameters (created once per configuration); returns
-// it, or nullptr when it was not found.
-const PluginHandle* check_backend(ValidationContext& context, const std::string& backend,
-                                  const Json& params);
+// the communicators it runs (a hierarchical backend's two levels), each to be held to the
+// same rules as that backend alone, or none when one was not found.
+std::vector<const PluginHandle*> check_backend(ValidationContext& context,
+                                               const std::string& backend, const Json& params);
 
 }  // namespace harness
