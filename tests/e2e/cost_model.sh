@@ -28,7 +28,7 @@ records.append({"kind": "train", "status": "ok", "world_size": 3, "bytes_reduced
                 "settings": {"backend": "ring", "backend_params": {}, "model": "autoencoder"}})
 with open(os.path.join(d, "trials.jsonl"), "w") as f:
     for number, r in enumerate(records):
-        f.write(json.dumps(dict(r, key=f"synthetic{number}")) + "\n")
+        f.write(json.dumps(dict(r, key=f"synthetic{number}", axes={})) + "\n")
 json.dump({"experiment": {"name": "synthetic_links"}}, open(os.path.join(d, "meta.json"), "w"))
 PY
 scripts/model "$WORK/r=lab" --gamma-gbps 10 --holdout world=4 --out "$WORK/model" >/dev/null

@@ -67,5 +67,9 @@ expect_error 'backend_params/inter: unknown communicator plugin "nope"' "$HARNES
 expect_error '/settings/backend_params/intra_params/chunk_bytes' "$HARNESS" experiments/smoke.json \
   --dry-run --set settings.backend=hierarchical \
   --set 'settings.backend_params={"inter": "mpi", "intra_params": {"chunk_bytes": 1}}'
+# A composition is held to its parts' rules: gloo alone refuses bf16, and so as a level.
+expect_error '/settings/compression: backend "gloo" does not reduce bf16' "$HARNESS" experiments/smoke.json \
+  --dry-run --set settings.backend=hierarchical --set settings.compression='"bf16"' \
+  --set 'settings.backend_params={"intra": "gloo", "inter": "mpi"}'
 
 echo PASS

@@ -27,7 +27,7 @@ for r in records:
     assert 0.5 < r["detection"]["auroc"] <= 1.0, r["detection"]
     for part in ("compute", "exposed_comm", "comm", "optimizer"):
         assert r["step_time_ms"][part] >= 0
-    assert r["bytes_reduced_per_step"] == 4 * (r["model"]["parameters"] + 1)
+    assert r["bytes_reduced_per_step"] == 4 * (r["model"]["parameters"] + 2)  # + loss, failure flag
 assert sorted(r["world_size"] for r in records) == [1, 1, 2, 2]
 rows = list(csv.DictReader(open(os.path.join(d, "summary.csv"))))
 assert len(rows) == 4 and "throughput.samples_per_s" in rows[0] and "detection.auroc" in rows[0]

@@ -126,5 +126,22 @@ TEST_F(DistributedTraining, BackendFailureOnInitFailsTheTrialOnEveryRank) {
   EXPECT_NE(record["reason"].get<std::string>().find("configured to fail init"), std::string::npos);
 }
 
+// The last rank's forward raises at its third step while the others go on to the allreduce:
+// the trial fails on every rank with that rank's number and message, and every rank returns.
+TEST_F(DistributedTraining, AnExceptionOnOneRankFailsTheTrialOnEveryRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  plugins_ = PluginRegistry::discover({HARNESS_PLUGIN_DIR, HARNESS_TEST_PLUGIN_DIR});
+  for (const char* overlap : {"false", "true"}) {
+    const Json record = run(world_size(), 1,
+                            std::string(R"({"model": "rank_raising", "overlap": )") + overlap + "}");
+    if (world_rank() != 0) continue;
+    EXPECT_EQ(record["status"], "failed") << overlap;
+    EXPECT_EQ(record["reason"],
+              "rank " + std::to_string(world_size() - 1) +
+                  ": model forward: the last rank's forward raised at call 3 (step 2)")
+        << overlap;
+  }
+}
+
 }  // namespace
 }  // namespace harness
