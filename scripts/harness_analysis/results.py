@@ -78,7 +78,8 @@ def read_trials(path, warnings=None):
         record, problem = _parse_record(line)
         if record is not None:
             version = record_version(record)
-            if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            # JSON integers beyond 64 bits are no integers to the harness's parser either.
+            if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2 ** 64:
                 raise ResultsError(f"{path}:{number}: record_version is {json.dumps(version)}, "
                                    f"expected an integer from 0 to {RECORD_VERSION} (the record "
                                    "layouts these scripts read)")
