@@ -17,9 +17,8 @@ machine that hits one side's turn tips one pass, seldom two; a real slowdown sho
 Writes base.json, candidate.json, comparison.json (compare.py's), their confirm-* twins when a
 confirmation ran, gate.json (verdicts) and gate.png to --out.
 
-Defaults (--threshold 0.15, --alpha 0.01) were calibrated on a 2-core shared VM (docs/benchmarks.md,
-"Regression benchmarks"): no false alarm in 10 gates of identical builds; a 25% slower mpi
-allreduce caught in 10 of 10. Needs python3-scipy and libbenchmark-tools (scripts/setup installs them)."""
+Defaults (--threshold 0.15, --alpha 0.01): docs/benchmarks.md, "Regression benchmarks", says how
+they were chosen and how to check them on your machine (scripts/regression_selftest). Needs python3-scipy and libbenchmark-tools (scripts/setup installs them)."""
 
 import argparse
 import datetime
@@ -38,8 +37,8 @@ COMPARE_PY = "/usr/share/benchmark/compare.py"
 MPIRUN = ["mpirun", "--bind-to", "none", "--oversubscribe"]
 # The suites, each with the Google Benchmark filter the gate uses by default. comm: the mpi and
 # ring backends, plugin and direct, 4 B to 1 MB. Left to scripts/benchmark comm: gloo, whose
-# times on a 2-core VM are the scheduler's (cv 30%+; it raised most false alarms in the
-# calibration), and 16 MB and up, bound by a memory bandwidth other tenants share.
+# times where ranks and cores are few are the scheduler's more than its own, and 16 MB and up,
+# bound by a memory bandwidth other tenants share.
 SUITES = {
     "comm": ("comm_benchmark", r"^allreduce/(mpi|ring)/.*/(4|256|65536|1048576)/"),
     "host": ("host_benchmark", ""),

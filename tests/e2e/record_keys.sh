@@ -80,6 +80,12 @@ $MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q >"$WORK/out" 2>&1 || status=$?
 grep -q "trials.jsonl:2: record_version 99 is newer than this harness reads (up to 2)" "$WORK/out" ||
   fail "the refusal does not name the file, line and versions: $(cat "$WORK/out")"
 
+# The newest record layout is one number for the harness and the scripts.
+harness_version=$("$HARNESS" --record-fields | sed -n 's/^## Every record (record_version \([0-9]*\))$/\1/p')
+scripts_version=$(PYTHONPATH=scripts python3 -c "from harness_analysis.results import RECORD_VERSION; print(RECORD_VERSION)")
+[ -n "$harness_version" ] && [ "$harness_version" = "$scripts_version" ] ||
+  fail "record_version: the harness writes $harness_version, the scripts read up to $scripts_version"
+
 # record_version -1: one rule and one message for the harness and the scripts.
 sed -i '2s/"record_version": *99/"record_version": -1/' "$RUN_DIR/trials.jsonl"
 expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 2" \

@@ -5,9 +5,8 @@
 // - k_best: the fastest repetition, once the K fastest agree (Bryant & O'Hallaron's K-best
 //   scheme; Chen & Revels 2016 on why the fastest is the robust estimate where noise only ever
 //   adds time). The band runs from the K-th fastest to the fastest. On a shared VM whose slow
-//   spells take a varying share of a run (here up to two thirds of a run's repetitions ran
-//   1.5-2x slow), the median follows the share and two runs disagree; the K fastest measure the
-//   machine at full speed in every run that had K quiet repetitions.
+//   spells take a varying share of a run, the median follows that share and two runs disagree;
+//   the K fastest measure the machine at full speed in every run that had K quiet repetitions.
 // Figures that are not speeds (AUROC, loss) always take the median.
 #pragma once
 

@@ -25,8 +25,8 @@ MPI_Comm split_first_ranks(MPI_Comm world, int group_size, Watchdog* watchdog) {
 void sleeping_barrier(MPI_Comm comm) {
   using std::chrono::microseconds;
   // Waiting ranks poll with a backoff up to 50 ms: each wake-up takes a core from the ranks
-  // being measured (2 ms pauses measurably disturbed 2-core runs); the cost is at most 50 ms
-  // of latency at the end of a trial.
+  // being measured, which shows where ranks and cores are few; the cost is at most 50 ms of
+  // latency at the end of a trial.
   constexpr microseconds kLongestPause(50000);
   MPI_Request request;
   check_mpi(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");

@@ -64,10 +64,9 @@ double QuietGate::read() {
 }
 
 // Hysteresis: once a reading has shown a spell, the gate waits for one well inside the
-// threshold, not merely under it. Inside a spell the canary flickers around the threshold
-// (measured here: trials that ran 1.5-2x slow had kept readings of 1.2-1.45 under a threshold of
-// 1.5, and of 1.1-1.25 under 1.25), so the first reading that dips under it starts a
-// measurement in the middle of the spell; full-speed readings sit at 1.0-1.1.
+// threshold, not merely under it. Inside a spell the canary flickers around the threshold, so
+// the first reading that dips under it would start a measurement in the middle of the spell
+// (docs/benchmarks.md, "Figures behind the defaults").
 double QuietGate::wait_until_quiet() {
   double slowdown = read();
   if (slowdown <= settings_.max_slowdown) return slowdown;

@@ -7,7 +7,8 @@
 
 namespace harness {
 
-// Seconds of the fixed kernel now (about 20 ms at full speed here).
+// Seconds of the fixed kernel now (tens of milliseconds at full speed: several of the host's
+// scheduling periods).
 double canary_seconds();
 
 // canary_seconds() over the fastest reading this process has seen, which it updates:

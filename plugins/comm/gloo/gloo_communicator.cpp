@@ -238,9 +238,9 @@ class GlooCommunicator final : public plugin::Communicator {
  private:
   // gloo's default hands every received message from its device loop thread to the waiting
   // caller (an epoll wake-up and a condition variable per message); in sync mode the caller
-  // reads its pairs itself, blocking in recv or spinning on them (busy_poll: measured here 2-3x
-  // the loop thread's training throughput at 2 ranks on 2 cores, and a few % spread between
-  // trials instead of 40-60%; but 3-5x slower when ranks outnumber cores, hence "auto").
+  // reads its pairs itself, blocking in recv or spinning on them (busy_poll). Spinning saves the
+  // hand-over where every rank has a core, and steals the core of the rank it waits for where
+  // ranks outnumber cores, hence "auto" (docs/benchmarks.md, "Figures behind the defaults").
   void receive_on_calling_thread() {
     if (receive_ == "loop_thread") return;
     for (int peer = 0; peer < size_; ++peer)

@@ -2,8 +2,7 @@
 // a chunk of its buffer into its slot (all but its own slice: that one only it sums), sums its
 // slice over its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
 // directly) into the segment's result, and copies the other slices' sums back (allgather).
-// Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written (a chunk in whole: 5.5). Chunks
-// stay in cache. Ranks meet at sequence-numbered flags in the segment (spin, then yield): no MPI
+// Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written. Chunks stay in cache. Ranks meet at sequence-numbered flags in the segment (spin, then yield): no MPI
 // call on the hot path. Every element is summed by one rank, in rank order, so every rank gets the
 // same bits.
 //

@@ -7,8 +7,8 @@
 // host's own memory), cross_memory (default false) and cross_memory_min_bytes (default 1 MiB):
 // buffers in the host's own memory of at least that size are read from the peers by
 // cross-memory attach where the kernel allows it (probed at init) instead of being staged.
-// Measured on a 2-vCPU VM, cross-memory attach moved about half what staging did from 1 to
-// 64 MB (a system call and page pinning per chunk), hence off by default.
+// Cross-memory attach costs a system call and page pinning per chunk, which staging does not,
+// hence off by default (docs/benchmarks.md, "Figures behind the defaults").
 #include <mpi.h>
 
 #include <memory>
