@@ -7,6 +7,7 @@
 #include "common/human_units.h"
 #include "record/collective_point.h"
 #include "record/record_json.h"
+#include "spec/axes_text.h"
 
 namespace harness {
 namespace {
@@ -15,10 +16,6 @@ std::string number(double value, const char* format) {
   char text[64];
   std::snprintf(text, sizeof text, format, value);
   return text;
-}
-
-std::string text_of(const Json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 // The largest cv behind a noisy mark, for the warning.
@@ -85,7 +82,7 @@ std::string cell_text(const Json& value, const PointField& field) {
   if (value.is_null()) return "n/a";
   if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
   if (value.is_number()) return number(value.get<double>(), field.format);
-  return text_of(value);
+  return json_text(value);
 }
 
 std::string padded(const std::string& text, int width) {
@@ -116,51 +113,6 @@ std::string collective_table(const CollectiveFigures& collective) {
   const std::string timing = collective.points.empty() ? "" : collective.points[0].timing;
   return header + rows + "\n  (algbw, busbw in GB/s from the median time of the slowest rank; " +
          timing + " timing; mean = nccl-tests' figure)";
-}
-
-namespace {
-
-// An object axis without JSON's quotes: {algorithm:ring,receive:auto}.
-std::string compact(const Json& value) {
-  if (!value.is_object()) return text_of(value);
-  std::string text;
-  for (const auto& item : value.items())
-    text += (text.empty() ? "" : ",") + item.key() + ":" + compact(item.value());
-  return "{" + text + "}";
-}
-
-}  // namespace
-
-std::string trial_label(const Json& axes) {
-  std::string text;
-  const auto add = [&text](const std::string& part) {
-    text += (text.empty() ? "" : " ") + part;
-  };
-  for (const auto& item : axes.items()) {
-    if (item.key() == "backend_params" && axes.contains("backend")) continue;  // with backend
-    if (item.key() != "backend") {
-      add(item.key() + "=" + compact(item.value()));
-      continue;
-    }
-    // The backend as the report names it (gloo:ring), then its other parameters.
-    std::string backend = "backend=" + text_of(item.value());
-    const Json params = axes.value("backend_params", Json::object());
-    for (const auto& param : params.items())
-      if (param.key() == "algorithm")
-        backend += ":" + text_of(param.value());
-      else
-        backend += " " + param.key() + "=" + compact(param.value());
-    add(backend);
-  }
-  return text.empty() ? "(no sweep)" : text;
-}
-
-std::string describe_axes(const Json& axes) {
-  std::string text;
-  for (const auto& item : axes.items()) {
-    text += (text.empty() ? "" : " ") + item.key() + "=" + text_of(item.value());
-  }
-  return text.empty() ? "(no sweep)" : text;
 }
 
 ConsoleReporter::ConsoleReporter(Verbosity verbosity, std::size_t total_trials, std::FILE* out)

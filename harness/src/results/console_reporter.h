@@ -42,11 +42,4 @@ class ConsoleReporter {
 // nccl-tests-style table of a collective record's points.
 std::string collective_table(const CollectiveFigures& collective);
 
-// "world_size=2 batch_size=32" from a trial's swept values.
-std::string describe_axes(const Json& axes);
-
-// The same, shorter, for a trial's one console line: the backend as the report names it
-// ("backend=gloo:ring receive=auto") and objects without JSON's quotes.
-std::string trial_label(const Json& axes);
-
 }  // namespace harness

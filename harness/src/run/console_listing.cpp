@@ -7,9 +7,9 @@
 
 #include "common/brief.h"
 #include "loader/plugin_capabilities.h"
-#include "results/console_reporter.h"
 #include "run/adaptive_repetitions.h"
 #include "run/trial_kinds.h"
+#include "spec/axes_text.h"
 #include "spec/experiment.h"
 #include "trial/hierarchical_backend.h"
 

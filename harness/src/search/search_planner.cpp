@@ -8,7 +8,7 @@
 #include <set>
 
 #include "common/random.h"
-#include "results/console_reporter.h"
+#include "spec/axes_text.h"
 #include "spec/trial_expansion.h"
 
 namespace harness {

@@ -26,6 +26,9 @@ struct OptimizerSettings {
   double weight_decay = 0;
 };
 
+// Horovod's fusion threshold: one bucket holds every gradient of the shipped models.
+inline constexpr std::size_t kDefaultFusionBytes = 64u << 20;
+
 struct TrainSettings {
   int world_size = 1;
   std::string backend = "mpi";
@@ -45,7 +48,7 @@ struct TrainSettings {
   std::optional<double> target_loss;
   double threshold_percentile = 95;
   int threads = 1;
-  std::size_t fusion_bytes = 64u << 20;  // bucket cap; 0: one bucket per tensor
+  std::size_t fusion_bytes = kDefaultFusionBytes;  // bucket cap; 0: one bucket per tensor
   bool overlap = false;                  // reduce buckets during backward
   bool broadcast_buffers = true;         // rank 0's buffers before every step (else once)
   Compression compression = Compression::kNone;

@@ -35,7 +35,7 @@ namespace harness {
 class CommunicationThread;
 
 struct ReducerOptions {
-  std::size_t fusion_bytes = 64u << 20;  // bucket cap in fp32 bytes; 0: a bucket per tensor
+  std::size_t fusion_bytes = kDefaultFusionBytes;  // bucket cap in fp32 bytes; 0: per tensor
   bool overlap = false;
   plugin::DType wire = plugin::DType::kFloat32;  // the type the allreduce reduces
 };
