@@ -72,7 +72,7 @@ inline Json dataset_json(const Json& changes = Json::object()) {
   return dataset;
 }
 inline DatasetSettings dataset_settings(const Json& changes = Json::object()) {
-  return parse_dataset_settings(dataset_json(changes));
+  return dataset_settings_table().parse(dataset_json(changes));
 }
 
 }  // namespace harness::testing

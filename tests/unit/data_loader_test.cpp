@@ -104,7 +104,7 @@ TEST_F(Standardisation, FitOnTrainingRowsOnly) {
   // and the test file must not move the statistics.
   dataset["path"] = write_temp("train.csv", "a,label\n1,0\n3,0\n100,1\n");
   dataset["test_path"] = write_temp("test.csv", "a,label\n5,1\n2,0\n");
-  const DataSplit split = load_dataset(parse_dataset_settings(dataset), true);
+  const DataSplit split = load_dataset(dataset_settings_table().parse(dataset), true);
   ASSERT_EQ(split.train.rows(), 2u);
   EXPECT_FLOAT_EQ(split.train.values[0], -1.0f);
   EXPECT_FLOAT_EQ(split.train.values[1], 1.0f);

@@ -30,13 +30,19 @@ TEST(EnumChoice, AnUnknownWordNamesTheSettingTheWordsAndTheClosest) {
   EXPECT_THROW(parse_choice("colour", "", kColours), std::invalid_argument);
 }
 
+// The settings table parses the train settings' words with it.
+TrainSettings train_settings_with(const Json& given) {
+  return parse_train_settings(with_defaults(train_settings_schema(), given));
+}
+
 TEST(EnumChoice, TheTrainSettingsUseIt) {
-  EXPECT_EQ(parse_compression("bf16"), Compression::kBf16);
+  EXPECT_EQ(train_settings_with({{"compression", "bf16"}}).compression, Compression::kBf16);
+  EXPECT_EQ(train_settings_with({{"lr_rule", "sqrt"}}).lr_rule, LrRule::kSqrt);
   EXPECT_STREQ(compression_name(Compression::kFp16), "fp16");
   try {
-    parse_lr_rule("sqr");
+    train_settings_with({{"lr_rule", "sqr"}});
     FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {
     EXPECT_CONTAINS(std::string(e.what()), "lr_rule: \"sqr\" is not one of none, linear, sqrt");
   }
 }

@@ -88,8 +88,4 @@ std::string dataset_identity(const DatasetSettings& dataset) {
   return dataset_settings_table().to_json(dataset).dump();  // the rows' fixed order
 }
 
-DatasetSettings parse_dataset_settings(const Json& dataset) {
-  return dataset_settings_table().parse(dataset);
-}
-
 }  // namespace harness

@@ -52,7 +52,4 @@ const SettingsTable<DatasetSettings>& dataset_settings_table();
 // The settings as canonical JSON: equal identities load the same data (the data cache key).
 std::string dataset_identity(const DatasetSettings& dataset);
 
-// From a validated, defaults-filled "dataset" object.
-DatasetSettings parse_dataset_settings(const Json& dataset);
-
 }  // namespace harness

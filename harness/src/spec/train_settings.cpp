@@ -110,12 +110,6 @@ const Schema& train_settings_schema() {
   return schema;
 }
 
-LrRule parse_lr_rule(const std::string& name) { return parse_choice("lr_rule", name, kLrRules); }
-
-Compression parse_compression(const std::string& name) {
-  return parse_choice("compression", name, kCompressions);
-}
-
 const char* compression_name(Compression compression) {
   return choice_word(compression, kCompressions);
 }

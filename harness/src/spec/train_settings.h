@@ -64,8 +64,6 @@ struct TrainSettings {
 // The fields of "settings" for experiments of kind "train", derived from the declaration.
 const Schema& train_settings_schema();
 
-LrRule parse_lr_rule(const std::string& name);           // throws std::invalid_argument
-Compression parse_compression(const std::string& name);  // throws std::invalid_argument
 const char* compression_name(Compression compression);
 // The element type gradients travel in: fp32, or the compressed type.
 plugin::DType wire_dtype(Compression compression);
