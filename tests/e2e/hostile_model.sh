@@ -73,6 +73,9 @@ PY
 # for --dry-run; allow_operators lets the named operator through.
 expect_error "the module's forward() uses operator aten::from_file" \
   "$HARNESS" "$WORK/m.json" --dry-run --set "$(with_module reads_file)"
+# __setstate__ runs while the file is loaded: such a file is refused before loading.
+expect_error "the module's __setstate__() uses operator aten::from_file (code/__torch__.py)" \
+  "$HARNESS" "$WORK/m.json" --dry-run --set "$(with_module reads_file_when_loaded)"
 "$HARNESS" "$WORK/m.json" --dry-run --set "$(with_module reads_file)" \
   --set 'settings.model_params.allow_operators=["aten::from_file"]' > /dev/null ||
   fail "allow_operators did not let aten::from_file through"

@@ -1,8 +1,11 @@
 #include "operator_guard.h"
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/jit/passes/inliner.h>
 
 #include <array>
+#include <memory>
+#include <utility>
 #include <stdexcept>
 
 namespace harness::plugins {
@@ -31,7 +34,50 @@ std::string first_unsafe(const torch::jit::Block* block, const std::set<std::str
   return {};
 }
 
+// The named operators as TorchScript source spells a call to them.
+constexpr std::array<std::pair<const char*, const char*>, 2> kSourceCalls = {
+    {{"aten::from_file", "torch.from_file("}, {"aten::save", "torch.save("}}};
+
+// The name of the `def` the source text at `at` belongs to ("forward", "__setstate__").
+std::string enclosing_function(const std::string& source, std::size_t at) {
+  const std::size_t def = source.rfind("def ", at);
+  if (def == std::string::npos) return "code";
+  const std::size_t name = def + 4;
+  return source.substr(name, source.find('(', name) - name);
+}
+
+bool is_source_entry(const std::string& record) {
+  const std::string suffix = ".py";
+  return record.rfind("code/", 0) == 0 && record.size() > suffix.size() &&
+         record.compare(record.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace
+
+void refuse_unsafe_source(const std::string& path, const std::set<std::string>& allowed) {
+  std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
+  try {
+    reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path);
+  } catch (const std::exception&) {
+    return;  // not an archive LibTorch reads: its loader says why
+  }
+  for (const auto& record : reader->getAllRecords()) {
+    if (!is_source_entry(record)) continue;
+    auto [data, size] = reader->getRecord(record);
+    const std::string source(static_cast<const char*>(data.get()), size);
+    for (const auto& [op, call] : kSourceCalls) {
+      const std::size_t at = source.find(call);
+      if (allowed.count(op) || at == std::string::npos) continue;
+      throw std::invalid_argument(
+          "/path: " + path + ": the module's " + enclosing_function(source, at) +
+          "() uses operator " + op + " (" + record +
+          "), which reaches outside the model (files); a model file is code, and a module's "
+          "__setstate__ runs while the file is loaded, so the harness does not load it. Read "
+          "the file's code first; to run it anyway, add \"" + op +
+          "\" to model_params.allow_operators");
+    }
+  }
+}
 
 std::set<std::string> allowed_operators(const nlohmann::json& params) {
   std::set<std::string> allowed;

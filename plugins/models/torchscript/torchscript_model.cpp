@@ -48,6 +48,7 @@ class TorchScriptModel final : public plugin::Model {
     plugin::Params params(json, {"input_dim", "window", "path", "attributes", "allow_operators"});
     path_ = params.string("path", "");
     const auto allowed = allowed_operators(json);
+    refuse_unsafe_source(path_, allowed);  // before loading runs its __setstate__
     module_ = load_script_archive(path_);
     refuse_unsafe_operators(module_, path_, allowed);  // before any of its methods runs
     check_method_arity(module_, path_, "forward", 1);
