@@ -71,14 +71,14 @@ def _configuration(record):
 
 def disagreement(search, records):
     """Why the trials do not bear out search.json's winner or runner-up ("" when they do)."""
+    if search.get("objective") == "time_to_target":
+        return ""  # its figures are computed from steps and step times, not read back
     for role in ("winner", "runner_up"):
         axes, figure = search.get(role), search.get(f"{role}_figure")
         if axes is None or not figure or figure.get("problem") or figure.get("reached") is False:
             continue
         measured = [r for r in records if r.get("status") == "ok" and _configuration(r) == axes]
         values = [v for v in (_value_of(r, search) for r in measured) if isinstance(v, (int, float))]
-        if search.get("objective") == "time_to_target":
-            continue
         name = role.replace("_", "-")
         if not values:
             return f"its {name} {axes_text(axes)} has no measured trial in trials.jsonl"
