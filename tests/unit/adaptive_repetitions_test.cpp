@@ -24,6 +24,7 @@ TrialRun collective_record(const std::string& point, int repetition,
   for (const auto& [bytes, gbps] : busbw)
     points.push_back({{"bytes", bytes}, {"busbw_gbps", gbps}});
   return read_trial_run({{"point", point},
+                         {"kind", "collective"},
                          {"repetition", repetition},
                          {"status", "ok"},
                          {"wall_time_s", 2.0},

@@ -17,7 +17,7 @@ TrialRun train_record(const std::string& point, double rate, const std::string& 
                          {"backend", {{"name", "mpi"}, {"algorithm", "MPI_Allreduce"}}},
                          {"axes", {{"batch_size", 32}}},
                          {"throughput", {{"samples_per_s", rate}}},
-                         {"loss", {{"final", rate / 1000}}}});
+                         {"loss", {{"per_epoch", {rate / 1000}}}}});
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -48,8 +48,8 @@ TEST(Aggregates, CollectiveFiguresPerMessageSize) {
   Json record = {{"point", "c"}, {"kind", "collective"}, {"world_size", 2}, {"status", "ok"}};
   std::vector<TrialRun> records;
   for (double busbw : {1.0, 3.0}) {
-    record["points"] = {{{"bytes", 64}, {"busbw_gbps", busbw}, {"time_us", 2 / busbw}},
-                        {{"bytes", 4096}, {"busbw_gbps", 10 * busbw}, {"time_us", 1.0}}};
+    record["points"] = {{{"bytes", 64}, {"busbw_gbps", busbw}, {"p50_us", 2 / busbw}},
+                        {{"bytes", 4096}, {"busbw_gbps", 10 * busbw}, {"p50_us", 1.0}}};
     records.push_back(read_trial_run(record));
   }
   const std::string csv = aggregates_csv(records);
@@ -76,7 +76,7 @@ TEST(Aggregates, KBestGivesTheFastestWithTheBandToTheKthFastest) {
   Json record = {{"point", "c"}, {"kind", "collective"}, {"world_size", 2}, {"status", "ok"}};
   std::vector<TrialRun> collective;
   for (double t : {5.0, 2.0, 3.0, 9.0}) {
-    record["points"] = {{{"bytes", 64}, {"busbw_gbps", 1 / t}, {"time_us", t}}};
+    record["points"] = {{{"bytes", 64}, {"busbw_gbps", 1 / t}, {"p50_us", t}}};
     collective.push_back(read_trial_run(record));
   }
   const std::string csv = aggregates_csv(collective, three_best);

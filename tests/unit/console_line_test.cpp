@@ -48,20 +48,22 @@ std::string printed(Verbosity verbosity, const Json& record) {
 }
 
 Json collective_record(bool noisy) {
-  return {{"status", "ok"},
+  Json record = {{"kind", "collective"},
+          {"status", "ok"},
           {"reason", ""},
           {"noisy", noisy},
           {"wall_time_s", 2.0},
           {"axes",
            {{"world_size", 2}, {"backend", "gloo"}, {"backend_params", {{"algorithm", "ring"}}}}},
-          {"settings", {{"dtype", "fp32"}, {"op", "sum"}}},
+          {"settings", {{"dtype", "fp32"}, {"op", "sum"}, {"timing", "loop"}}},
           {"points",
            {{{"bytes", 67108864},
              {"busbw_gbps", 7.43},
              {"busbw_ci_low_gbps", 7.1},
              {"busbw_ci_high_gbps", 7.6},
-             {"timing", "loop"},
              {"cv", 0.4}}}}};
+  if (noisy) record["noisy_because"] = "timings vary beyond noise_cv_threshold at 67108864 B";
+  return record;
 }
 
 TEST(ConsoleLine, OneLineWithTheFigureAndItsInterval) {
@@ -74,7 +76,7 @@ TEST(ConsoleLine, OneLineWithTheFigureAndItsInterval) {
 TEST(ConsoleLine, ANoisyTrialSaysWhyOnItsOwnLine) {
   const std::string text = printed(Verbosity::kNormal, collective_record(true));
   EXPECT_EQ(text.find('\n'), text.size() - 1) << text;
-  EXPECT_NE(text.find("noisy: timings vary beyond noise_cv_threshold (cv 0.40)"), std::string::npos)
+  EXPECT_NE(text.find("noisy: timings vary beyond noise_cv_threshold at 67108864 B"), std::string::npos)
       << text;
 }
 

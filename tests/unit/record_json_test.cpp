@@ -1,13 +1,17 @@
-// The typed records and their one serialiser: every field a fully filled record writes is in the
-// results reference for its kind, and "noisy" follows the one definition in
-// record/record_noise.cpp.
+// The typed records and their one declaration: every field a fully filled record writes is in
+// the results reference for its kind, it reads back to the same record, it follows the record
+// schema, and the noisy verdict follows its one definition (record/record_verdicts.cpp).
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
+#include "common/json_schema_check.h"
 #include "record/record_json.h"
+#include "record/record_reader.h"
 #include "record/record_reference.h"
+#include "record/record_schema.h"
+#include "record/record_verdicts.h"
 
 namespace harness {
 namespace {
@@ -28,15 +32,14 @@ TrainRecord filled_train_record() {
   StepTimingRecord& timing = *record.timing;
   timing.throughput.emplace();
   timing.step_time_ms.emplace();
-  timing.min_time_s = 1;
   timing.overlap_fraction = 0.5;
   timing.slow_steps.emplace();
   timing.stragglers.emplace();
   record.machine_speed.emplace();
   record.machine_speed->slowdown = 1.0;
+  record.training->validation_loss = 0.1;
   record.detection.emplace();
-  record.detection->validation_loss = 0.1;
-  record.detection->points.emplace();
+  record.detection_points.emplace();
   record.trace_file = "traces/k/trace.json";
   return record;
 }
@@ -94,33 +97,100 @@ TEST(RecordJson, TheRecordVersionAndFrameComeFirst) {
   EXPECT_FALSE(frame.contains("noisy"));
 }
 
+TEST(RecordJson, AWrittenRecordReadsBackToTheSameRecord) {
+  TrainRecord record = filled_train_record();
+  record.identity.settings = {{"epochs", 2}};
+  record.training->epoch_losses = {0.5, 0.25};
+  record.training->target.steps = 12;
+  record.timing->throughput->ci95_low = 9;
+  record.timing->throughput->ci95_high = 11;
+  record.timing->stragglers->last_arrivals = {3, 1};
+  const Json written = to_json(record);
+  EXPECT_EQ(to_json(read_train_record(written)), written);
+
+  CollectiveRecord collective;
+  collective.identity.kind = "collective";
+  collective.points.emplace(2);
+  (*collective.points)[1].wrong = 0;
+  (*collective.points)[1].bytes = 64;
+  EXPECT_EQ(to_json(read_collective_record(to_json(collective))), to_json(collective));
+}
+
+TEST(RecordJson, FilledRecordsFollowTheRecordSchema) {
+  const Json schema = record_schema();
+  Json train = to_json(filled_train_record());
+  EXPECT_EQ(schema_problems(schema, train), std::vector<std::string>{});
+  CollectiveRecord collective;
+  collective.identity.kind = "collective";
+  collective.backend.emplace();
+  collective.points.emplace(1);
+  collective.machine_speed.emplace();
+  EXPECT_EQ(schema_problems(schema, to_json(collective)), std::vector<std::string>{});
+  TrialIdentity failed;
+  failed.kind = "collective";
+  EXPECT_EQ(schema_problems(schema, to_json(failed, TrialEnd{TrialStatus::kFailed, "x", 1})),
+            std::vector<std::string>{});
+}
+
+TEST(RecordJson, TheSchemaRefusesUndeclaredMissingAndMistypedFields) {
+  const Json schema = record_schema();
+  Json train = to_json(filled_train_record());
+  train["throughput"]["samples_per_second"] = 1;
+  train["step_time_ms"]["p50"] = "fast";
+  train.erase("model");
+  const auto problems = schema_problems(schema, train);
+  ASSERT_EQ(problems.size(), 3u) << ::testing::PrintToString(problems);
+  const std::string all = problems[0] + problems[1] + problems[2];
+  EXPECT_NE(all.find("/: \"model\" is missing"), std::string::npos) << all;
+  EXPECT_NE(all.find("/throughput: \"samples_per_second\" is not a declared field"), std::string::npos);
+  EXPECT_NE(all.find("/step_time_ms/p50: \"fast\" is not of type number"), std::string::npos);
+  // A failed trial's record carries its frame alone; without its key it is no record.
+  TrialIdentity failed;
+  failed.kind = "train";
+  Json frame = to_json(failed, TrialEnd{TrialStatus::kFailed, "x", 1});
+  frame.erase("key");
+  EXPECT_EQ(schema_problems(schema, frame), std::vector<std::string>{"/: \"key\" is missing"});
+}
+
 TEST(RecordJson, NoisyIsTheTimingSpreadAStallOrASlowSpell) {
   TrainRecord record = filled_train_record();
   record.timing->noise_cv_threshold = 0.3;
   record.timing->step_time_ms->cv = 0.1;
-  EXPECT_FALSE(record.noisy());
+  settle_verdict(record);
+  EXPECT_FALSE(record.verdict.noisy);
   EXPECT_EQ(to_json(record)["noisy"], false);
+  EXPECT_FALSE(to_json(record).contains("noisy_because"));
 
   record.timing->step_time_ms->cv = 0.4;
-  EXPECT_TRUE(record.noisy());
+  settle_verdict(record);
+  EXPECT_TRUE(record.verdict.noisy);
   EXPECT_EQ(to_json(record)["noisy"], true);
+  EXPECT_EQ(to_json(record)["noisy_because"], "step times' cv 0.4 above noise_cv_threshold 0.3");
 
   record.timing->step_time_ms->cv = 0.1;
   record.timing->slow_steps->training = 1;
-  EXPECT_TRUE(record.noisy());
+  settle_verdict(record);
+  EXPECT_EQ(record.verdict.noisy_because, "1 slow step(s)");
 
   record.timing->slow_steps->training = 0;
   record.machine_speed->last_quiet = false;
-  EXPECT_TRUE(record.noisy());
+  record.machine_speed->slowdown = 1.5;
+  settle_verdict(record);
+  EXPECT_EQ(record.verdict.noisy_because,
+            "a slow spell the quiet gate could not wait out (speed canary 1.50x its fastest)");
 }
 
 TEST(RecordJson, ACollectiveRecordIsNoisyWhenAnyPointIs) {
   CollectiveRecord record;
   record.points.emplace(3);
-  EXPECT_FALSE(record.noisy());
+  settle_verdict(record);
+  EXPECT_FALSE(record.verdict.noisy);
   (*record.points)[1].noisy = true;
-  EXPECT_TRUE(record.noisy());
+  (*record.points)[1].bytes = 1024;
+  settle_verdict(record);
+  EXPECT_TRUE(record.verdict.noisy);
   EXPECT_EQ(to_json(record)["noisy"], true);
+  EXPECT_NE(record.verdict.noisy_because.find("at 1024 B"), std::string::npos);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ TrialRun train_record(const Trial& trial, double figure, double wall_s = 1) {
                          {"wall_time_s", wall_s},
                          {"throughput", {{"samples_per_s", figure}}},
                          {"detection", {{"auroc", figure}}},
-                         {"loss", {{"final", 0.5}}}});
+                         {"loss", {{"per_epoch", {0.5}}}}});
 }
 
 TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
@@ -110,8 +110,8 @@ TEST(SearchFigure, TimeToTargetRanksTheConfigurationThatNeverGetsThereLast) {
     return read_trial_run({{"status", "ok"},
                            {"steps", steps},
                            {"step_time_ms", {{"p50", step_ms}}},
-                           {"loss", {{"final", loss}}},
-                           {"target", {{"reached", reached}, {"steps", target_steps}}}});
+                           {"loss", {{"per_epoch", {loss}}}},
+                           {"target", {{"steps", reached ? Json(target_steps) : Json()}}}});
   };
   // fast per step but needs many steps; slow per step but few; never: stops at loss 0.4.
   const TrialFigure fast = figure_of(ttt(true, 900, 1000, 1.0, 0.1), search);    // 0.9 s

@@ -7,6 +7,8 @@
 
 #include "common/input_error.h"
 #include "record/record_json.h"
+#include "record/record_upgrade.h"
+#include "record/record_verdicts.h"
 #include "record/trial_run.h"
 
 namespace harness {
@@ -30,7 +32,6 @@ TrainRecord distinct_train_record() {
   record.training.emplace();
   record.training->steps = 300;
   record.training->epoch_losses = {0.9, 0.4};
-  record.training->target.loss = 0.5;
   record.training->target.steps = 120;
   record.training->target.time_s = 3.25;
   record.timing.emplace();
@@ -47,9 +48,10 @@ TrainRecord distinct_train_record() {
   record.machine_speed->not_quiet = 2;
   record.machine_speed->slowdown = 1.8;
   record.detection.emplace();
-  record.detection->rows.auroc = 0.91;
-  record.detection->points.emplace();
-  record.detection->points->auroc = 0.87;
+  record.detection->auroc = 0.91;
+  record.detection_points.emplace();
+  record.detection_points->auroc = 0.87;
+  settle_verdict(record);
   return record;
 }
 
@@ -68,7 +70,7 @@ TEST(TrialRun, ATrainRecordReadsBackAsWritten) {
   EXPECT_EQ(run.end.reason, "replicas drifted");
   EXPECT_DOUBLE_EQ(run.end.wall_time_s, 12.5);
   EXPECT_TRUE(run.measured());
-  EXPECT_TRUE(run.noisy);
+  EXPECT_TRUE(run.verdict.noisy);
   ASSERT_TRUE(run.backend);
   EXPECT_EQ(run.backend->algorithm, "ring");
   EXPECT_EQ(run.backend->memory, std::optional<std::string>("host"));
@@ -97,44 +99,46 @@ TEST(TrialRun, ATrainRecordReadsBackAsWritten) {
 TEST(TrialRun, ACollectiveRecordsPointsReadBackAsWritten) {
   CollectiveRecord record;
   record.identity.kind = "collective";
-  record.identity.settings = {{"dtype", "bf16"}, {"op", "max"}};
+  record.identity.settings = {{"dtype", "bf16"}, {"op", "max"}, {"timing", "per_iteration"}};
   record.points.emplace(2);
   CollectivePoint& big = record.points->back();
   big.bytes = 1u << 20;
-  big.timing = "per_iteration";
   big.busbw_gbps = 9.5;
   big.busbw_ci_low_gbps = 9.1;
   big.slowdown = 1.2;
   big.wrong = 3;
   big.noisy = true;
+  settle_verdict(record);
   const TrialRun run = read_trial_run(to_json(record));
   ASSERT_TRUE(run.collective);
   EXPECT_EQ(run.collective->dtype, "bf16");
   EXPECT_EQ(run.collective->op, "max");
+  EXPECT_EQ(run.collective->timing, "per_iteration");
   ASSERT_EQ(run.collective->points.size(), 2u);
   EXPECT_EQ(to_json(run.collective->points[1]), to_json(big));  // every field, nulls included
   EXPECT_EQ(to_json(run.collective->points[0]), to_json(CollectivePoint{}));
-  EXPECT_TRUE(run.noisy);
+  EXPECT_TRUE(run.verdict.noisy);
   EXPECT_FALSE(run.train);
 }
 
 TEST(TrialRun, FieldsAnotherLayoutLacksOrSpellsOtherwiseReadAsUnset) {
-  const TrialRun run = read_trial_run({{"key", "k"},
+  const TrialRun run = read_trial_run(upgraded_record({{"key", "k"},
+                                       {"record_version", 2},
                                        {"status", "ok"},
                                        {"repetition", "two"},  // not a number
                                        {"throughput", {{"samples_per_s", nullptr}}},
                                        {"loss", {{"final", "n/a"}}},
-                                       {"target", {{"reached", false}, {"steps", 10}}}});
+                                       {"target", {{"reached", false}, {"steps", 10}}}}));
   EXPECT_EQ(run.identity.repetition, 0);
   EXPECT_EQ(run.identity.world_size, 1);
   EXPECT_TRUE(run.identity.axes.is_object());
   EXPECT_FALSE(run.backend);
   ASSERT_TRUE(run.train);
-  EXPECT_TRUE(run.train->timed);
-  EXPECT_FALSE(run.train->throughput);  // timed, but no step was
+  EXPECT_FALSE(run.train->timed);  // no step was
+  EXPECT_FALSE(run.train->throughput);
   EXPECT_FALSE(run.train->final_loss);
   EXPECT_FALSE(run.train->target.reached());
-  EXPECT_FALSE(run.noisy);
+  EXPECT_FALSE(run.verdict.noisy);
   // A frame alone: neither kind's figures.
   const TrialRun frame = read_trial_run({{"key", "k"}, {"status", "hung"}});
   EXPECT_FALSE(frame.train);

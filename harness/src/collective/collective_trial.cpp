@@ -7,6 +7,7 @@
 #include "collective/point_measurement.h"
 #include "common/available_memory.h"
 #include "record/record_json.h"
+#include "record/record_verdicts.h"
 #include "record/trial_record.h"
 #include "trial/backend_join.h"
 
@@ -19,6 +20,7 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
+    settle_verdict(record);
     return to_json(record);
   };
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,

@@ -140,10 +140,8 @@ CollectivePoint summarise_point(const PointBenchmark& b, std::uint64_t count, Sa
   CollectivePoint p;
   p.count = count;
   p.bytes = b.op.bytes_for_count(count, plugin::dtype_size(b.type.dtype), b.context.size);
-  p.timing = collective_timing_name(b.settings.timing);
   p.iters = s.n;
   p.calls = s.n * static_cast<std::uint64_t>(plan.calls_per_sample);
-  p.time_us = s.median * 1e6;
   p.mean_us = s.mean * 1e6;
   p.min_us = s.min * 1e6;
   p.p50_us = s.median * 1e6;

@@ -1,5 +1,5 @@
-// One message size of a collective-benchmark trial: the record's "points" entries, the
-// rows of points.csv and the console table all come from this one field list.
+// One message size of a collective-benchmark trial: the record's "points" entries
+// (record/record_declaration.h names them), the rows of points.csv and the console table.
 #pragma once
 
 #include <cstdint>
@@ -7,19 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "common/json.h"
 
 namespace harness {
 
 struct CollectivePoint {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  std::string timing;       // "loop" or "per_iteration" (spec/collective_settings.h)
   std::uint64_t iters = 0;  // timed samples
   std::uint64_t calls = 0;  // timed calls (samples x calls per sample)
-  // Seconds per call of the slowest rank, summarised over the samples. time_us is the median,
+  // Seconds per call of the slowest rank, summarised over the samples. p50_us, the median, is
   // the figure the bandwidths come from; mean_us is nccl-tests' figure.
-  double time_us = 0;
   double mean_us = 0;
   double min_us = 0;
   double p50_us = 0;
@@ -39,8 +36,8 @@ struct CollectivePoint {
       wrong;  // elements that differ from the expected result; unset: unchecked
 };
 
-// A field of a point: its key in the record (and points.csv column), and how the console
-// table prints it (width 0: not in the console table).
+// A column of the console's table of points: a field by its key in the record, and how the
+// table prints it.
 struct PointField {
   const char* key;
   const char* header;
@@ -48,9 +45,6 @@ struct PointField {
   int width;
 };
 
-// Every field, in record order.
 const std::vector<PointField>& collective_point_fields();
-
-Json to_json(const CollectivePoint& point);
 
 }  // namespace harness

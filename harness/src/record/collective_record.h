@@ -1,5 +1,5 @@
 // A collective-benchmark trial's record: one point per message size (record/collective_point.h).
-// record/record_json.h writes it.
+// record/record_declaration.h names its fields.
 #pragma once
 
 #include <optional>
@@ -15,10 +15,8 @@ struct CollectiveRecord {
   TrialEnd end;
   std::optional<BackendRecord> backend;
   std::optional<std::vector<CollectivePoint>> points;  // once the sizes are measured
+  MeasurementVerdict verdict;  // settle_verdict (record/record_verdicts.h)
   std::optional<MachineSpeedRecord> machine_speed;
-
-  // Any point noisy.
-  bool noisy() const;
 };
 
 }  // namespace harness

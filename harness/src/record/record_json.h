@@ -1,5 +1,5 @@
-// The one place a trial record becomes the JSON line of trials.jsonl: every field name the
-// harness writes is spelled here (docs/results-reference.md lists them; record/record_reference.h).
+// A trial record as the JSON line of trials.jsonl, written by walking its declaration
+// (record/record_declaration.h): every key the harness writes is spelled there.
 #pragma once
 
 #include "common/json.h"
@@ -9,12 +9,13 @@
 namespace harness {
 
 Json to_json(const TrainRecord& record);
+Json to_json(const CollectiveRecord& record);
 // A record of the frame alone (any kind).
 Json to_json(const TrialIdentity& identity, const TrialEnd& end);
-Json to_json(const CollectiveRecord& record);
 
-// Parts that other outputs show on their own (the quiet gate's test, the console).
+// Parts that other outputs show on their own (the quiet gate's test, the console, points.csv).
 Json to_json(const MachineSpeedRecord& speed);
 Json to_json(const StepTimesRecord& step_times);
+Json to_json(const CollectivePoint& point);
 
 }  // namespace harness

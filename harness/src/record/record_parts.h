@@ -1,7 +1,8 @@
 // The parts a trial record is made of, as the phases that measure them fill them in (as
 // google/benchmark's Run is filled by the runner and read by every reporter). Plain values: no
-// JSON here. record/record_json.h turns them into the record's fields, in one place, and
-// docs/results-reference.md documents every field they become (record/record_reference.h).
+// JSON here. record/record_declaration.h names the field each member becomes, once; the
+// writer, the reader, the reference and the JSON Schema follow from it. Settings are not
+// copied into parts: the record carries the trial's settings whole.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,8 @@ struct TrialIdentity {
   int repetition = 0;
   std::uint64_t seed = 0;
   int world_size = 1;
-  Json axes;         // the swept settings' values, as the experiment wrote them
-  Json settings;     // the resolved settings, as validated
+  Json axes = Json::object();      // the swept settings' values, as the experiment wrote them
+  Json settings = Json::object();  // the resolved settings, as validated
   Json model_files;  // path -> content hash; null when the trial reads none
 };
 
@@ -35,6 +36,13 @@ struct TrialEnd {
   TrialStatus status = TrialStatus::kOk;
   std::string reason;  // one line
   double wall_time_s = 0;
+};
+
+// What the harness concludes about a measurement: decided once (record/record_verdicts.cpp) and
+// written as fields, so that every reader renders the same verdict.
+struct MeasurementVerdict {
+  bool noisy = false;
+  std::string noisy_because;  // "" unless noisy: each reason, "; "-separated
 };
 
 // The communicator that ran the trial (trial/backend_join.h).
@@ -48,14 +56,13 @@ struct BackendRecord {
 // The quiet-machine gate's account of the trial (trial/quiet_gate.h).
 struct MachineSpeedRecord {
   std::string gate;  // "on", or "off: " and why
-  double max_slowdown = 0;
-  double wait_s = 0;
   long long measurements = 0;
   long long not_quiet = 0;
   long long retries = 0;
   double waited_s = 0;
   std::optional<double> slowdown;  // the largest kept canary reading; unset with the gate off
-  bool last_quiet = true;          // the timing phase's measurement was kept quiet
+  // Not a field: what the noisy verdict reads. The timing phase's measurement was kept quiet.
+  bool last_quiet = true;
 };
 
 // --- train records -----------------------------------------------------------------------
@@ -93,7 +100,6 @@ struct DataRecord {
 struct CommunicationRecord {
   std::size_t buckets = 0;
   std::vector<std::size_t> bucket_bytes;
-  long long fusion_bytes = 0;
   bool overlap = false;
   std::string compression;
   std::string wire_dtype;
@@ -101,13 +107,12 @@ struct CommunicationRecord {
 };
 
 struct LearningRateRecord {
-  double base = 0;
   double peak = 0;
   long long warmup_steps = 0;
 };
 
+// Time to the target loss (the setting target_loss).
 struct TargetRecord {
-  std::optional<double> loss;  // target_loss, the setting
   std::optional<long long> steps;
   std::optional<double> time_s;
   bool reached() const { return steps.has_value(); }
@@ -120,6 +125,7 @@ struct TrainingOutcomeRecord {
   long long steps_per_epoch = 0;
   std::vector<double> epoch_losses;
   std::vector<double> step_losses;
+  std::optional<double> validation_loss;  // unset without normal test rows
   std::uint64_t bytes_reduced_per_step = 0;
   double train_time_s = 0;
   bool params_consistent = true;
@@ -137,7 +143,6 @@ struct ThroughputRecord {
 
 // Milliseconds; the median slowest-rank step and the mean over ranks of each rank's medians.
 struct StepTimesRecord {
-  double total = 0;
   double compute = 0;
   double exposed_comm = 0;
   double comm = 0;
@@ -156,7 +161,6 @@ struct StepTimesRecord {
 struct SlowStepsRecord {
   std::size_t timing = 0;
   std::size_t training = 0;
-  double factor = 0;
 };
 
 struct StragglersRecord {
@@ -174,14 +178,10 @@ struct StepTimingRecord {
   double seconds = 0;
   std::optional<ThroughputRecord> throughput;
   std::optional<StepTimesRecord> step_time_ms;
-  std::optional<double> min_time_s;
   std::optional<double> overlap_fraction;  // unset when no communication was timed
   std::optional<SlowStepsRecord> slow_steps;
   std::optional<StragglersRecord> stragglers;  // unset at world size 1
-  double noise_cv_threshold = 0;
-
-  // The timing is not a plain measurement: cv above the threshold, or a step that stalled.
-  bool noisy() const;
+  double noise_cv_threshold = 0;  // not a field: what the noisy verdict compares cv with
 };
 
 // One level of detection metrics (train/evaluation.h); unset values are undefined there (a
@@ -191,18 +191,11 @@ struct DetectionMetrics {
   std::optional<double> auprc;
   std::optional<double> best_f1;
   std::optional<double> best_f1_threshold;
-  double threshold_percentile = 0;
   double threshold = 0;
   double f1_at_threshold = 0;
   double precision_at_threshold = 0;
   double recall_at_threshold = 0;
   std::optional<double> zscore_auroc;
-};
-
-struct DetectionRecord {
-  std::optional<double> validation_loss;  // unset without normal test rows
-  DetectionMetrics rows;                  // test rows (windows)
-  std::optional<DetectionMetrics> points; // series: test points
 };
 
 }  // namespace harness

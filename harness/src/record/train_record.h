@@ -1,5 +1,5 @@
 // A train trial's record: the parts each phase of run_train_trial fills in, rank 0's alone
-// beyond the backend (other ranks return the frame). record/record_json.h writes it.
+// beyond the backend (other ranks return the frame). record/record_declaration.h names its fields.
 #pragma once
 
 #include <optional>
@@ -18,13 +18,11 @@ struct TrainRecord {
   std::optional<CommunicationRecord> gradient_reduction;
   std::optional<TrainingOutcomeRecord> training;
   std::optional<StepTimingRecord> timing;
+  MeasurementVerdict verdict;  // settle_verdict (record/record_verdicts.h)
   std::optional<MachineSpeedRecord> machine_speed;
-  std::optional<DetectionRecord> detection;
-  std::optional<std::string> trace_file;  // relative to the results folder
-
-  // The one definition of a noisy train trial: its timing is (StepTimingRecord::noisy), or the
-  // quiet gate could not keep a slow spell out of it.
-  bool noisy() const;
+  std::optional<DetectionMetrics> detection;         // over the test rows (windows)
+  std::optional<DetectionMetrics> detection_points;  // over the test points of a series
+  std::optional<std::string> trace_file;             // relative to the results folder
 };
 
 }  // namespace harness

@@ -13,10 +13,6 @@
 
 namespace harness {
 
-// The layout version of a record read back: record_version, or 1 for records that called it
-// schema_version, or 0 when it has neither; -1 when record_version is there but no integer.
-int record_version_of(const Json& record);
-
 TrialIdentity trial_identity(const Trial& trial, int world_size);
 
 // How a trial that started at `started` ended, now.

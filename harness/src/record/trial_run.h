@@ -1,12 +1,8 @@
 // A finished trial as the sinks, the console and the planners read it (google/benchmark hands
 // its reporters a typed Run): read once, when rank 0's results store takes the record — the
-// trial's own, or one read back from trials.jsonl by --resume — into the record parts
-// (record/record_parts.h) they use. `json` is the record itself, for the outputs that carry
-// every field as it is (trials.jsonl, summary.csv).
-//
-// Records of earlier layouts lack some fields: a field that is missing, null or of another
-// type reads as unset (or zero), never as an error. Only the status must be one this harness
-// knows.
+// trial's own, or one read back from trials.jsonl by --resume and brought to the newest
+// layout — by record/record_reader.h, into the figures they use. `json` is the record itself,
+// for the outputs that carry every field as it is (trials.jsonl, summary.csv).
 #pragma once
 
 #include <optional>
@@ -33,31 +29,27 @@ struct TrainFigures {
 
 // What a collective record measured.
 struct CollectiveFigures {
-  std::string dtype;  // settings.dtype and settings.op, for the tables
+  std::string dtype;  // settings.dtype, op and timing, for the tables
   std::string op;
+  std::string timing;
   std::vector<CollectivePoint> points;
 };
 
 struct TrialRun {
   TrialIdentity identity;
   TrialEnd end;
-  bool noisy = false;
+  MeasurementVerdict verdict;
   std::optional<BackendRecord> backend;
   std::optional<MachineSpeedRecord> machine_speed;
   std::optional<TrainFigures> train;            // a record with training figures
   std::optional<CollectiveFigures> collective;  // a record with points
   Json json;
 
-  // Whether its numbers stand: ok, or finished with drifted replicas (rank 0's figures).
-  bool measured() const {
-    return end.status == TrialStatus::kOk || end.status == TrialStatus::kInconsistent;
-  }
+  bool measured() const { return is_measured(end.status); }
 };
 
-// InputError when the record is no JSON object or its status is missing or unknown.
+// InputError when the record is no JSON object or its status is missing or unknown. The
+// record is in the newest layout (record/record_upgrade.h).
 TrialRun read_trial_run(Json record);
-
-// Parts read back on their own (the points of a collective record, as the tests use them).
-CollectivePoint read_collective_point(const Json& point);
 
 }  // namespace harness

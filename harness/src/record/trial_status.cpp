@@ -21,6 +21,10 @@ const char* trial_status_name(TrialStatus status) {
   return "unknown";
 }
 
+bool is_measured(TrialStatus status) {
+  return status == TrialStatus::kOk || status == TrialStatus::kInconsistent;
+}
+
 std::optional<TrialStatus> parse_trial_status(const std::string& name) {
   for (TrialStatus status : kAllStatuses)
     if (name == trial_status_name(status)) return status;

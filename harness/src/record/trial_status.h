@@ -17,6 +17,10 @@ enum class TrialStatus {
 
 const char* trial_status_name(TrialStatus status);
 
+// Whether a trial's numbers stand: ok, or finished with replicas drifted apart by rounding
+// (rank 0's figures were measured like any other's).
+bool is_measured(TrialStatus status);
+
 // The status named `name` in a record, or nothing for an unknown name.
 std::optional<TrialStatus> parse_trial_status(const std::string& name);
 

@@ -18,26 +18,6 @@ std::string number(double value, const char* format) {
   return text;
 }
 
-// The largest cv behind a noisy mark, for the warning.
-std::string noisy_cv_text(const TrialRun& run) {
-  double cv = 0;
-  if (run.train && run.train->step_time_ms) cv = run.train->step_time_ms->cv;
-  if (run.collective)
-    for (const CollectivePoint& point : run.collective->points) cv = std::max(cv, point.cv);
-  return number(cv, "%.2f");
-}
-
-// Why a trial is marked noisy, for the warning: a slow spell the quiet gate could not wait
-// out (trial/quiet_gate.h), or timings that vary beyond noise_cv_threshold (or stalls).
-std::string noise_reason(const TrialRun& run) {
-  if (run.machine_speed && run.machine_speed->not_quiet > 0)
-    return "a slow spell the quiet gate could not wait out (speed canary " +
-           (run.machine_speed->slowdown ? number(*run.machine_speed->slowdown, "%.2f")
-                                        : std::string("-")) +
-           "x its fastest)";
-  return "timings vary beyond noise_cv_threshold (cv " + noisy_cv_text(run) + ")";
-}
-
 // "402k [398k, 410k]": a figure and its interval, each in the formatter's units.
 template <typename Format>
 std::string with_interval(double value, double low, double high, Format format) {
@@ -96,7 +76,6 @@ std::string padded(const std::string& text, int width) {
 std::string collective_table(const CollectiveFigures& collective) {
   std::string header = "  ", rows;
   for (const auto& field : collective_point_fields()) {
-    if (field.width == 0) continue;
     header += padded(field.header, field.width);
     if (std::string(field.key) == "count") header += "  type redop";  // as nccl-tests prints
   }
@@ -104,15 +83,13 @@ std::string collective_table(const CollectiveFigures& collective) {
     const Json fields = to_json(point);  // each cell as the record spells it
     rows += "\n  ";
     for (const auto& field : collective_point_fields()) {
-      if (field.width == 0) continue;
       rows += padded(cell_text(fields[field.key], field), field.width);
       if (std::string(field.key) == "count")
         rows += " " + padded(collective.dtype, 5) + " " + padded(collective.op, 5);
     }
   }
-  const std::string timing = collective.points.empty() ? "" : collective.points[0].timing;
   return header + rows + "\n  (algbw, busbw in GB/s from the median time of the slowest rank; " +
-         timing + " timing; mean = nccl-tests' figure)";
+         collective.timing + " timing; mean = nccl-tests' figure)";
 }
 
 ConsoleReporter::ConsoleReporter(Verbosity verbosity, std::size_t total_trials, std::FILE* out)
@@ -157,9 +134,9 @@ void ConsoleReporter::trial_finished(const TrialRun& run, std::size_t position) 
   const std::string figure = headline(run);
   if (!figure.empty()) text << "  " << figure;
   if (!run.end.reason.empty()) text << "  (" << brief(run.end.reason, 120) << ")";
-  if (run.noisy) {
+  if (run.verdict.noisy) {
     ++noisy_;
-    text << "  noisy: " << noise_reason(run);
+    text << "  noisy: " << run.verdict.noisy_because;
   }
   text << "  " << human_elapsed(run.end.wall_time_s);
   if (total_ > 0) text << ", ETA " << human_elapsed(eta);

@@ -20,7 +20,7 @@ void collect_point_figures(const TrialRun& run, PointFigures& figures) {
   if (!run.collective) return;
   for (const CollectivePoint& point : run.collective->points) {
     add(figures, "busbw_gbps", point.bytes, point.busbw_gbps);
-    add(figures, "time_us", point.bytes, point.time_us);
+    add(figures, "time_us", point.bytes, point.p50_us);
   }
 }
 

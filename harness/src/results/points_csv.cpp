@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "record/collective_point.h"
+#include "record/record_json.h"
 #include "results/file_writing.h"  // csv_cell
 
 namespace harness {
@@ -10,7 +10,8 @@ namespace {
 
 std::string header() {
   std::string text = "index,key,status,backend,algorithm,world_size,dtype,op";
-  for (const auto& field : collective_point_fields()) text += std::string(",") + field.key;
+  const Json columns = to_json(CollectivePoint{});  // the record's keys, in its order
+  for (const auto& [key, _] : columns.items()) text += "," + key;
   return text + "\n";
 }
 
@@ -25,7 +26,7 @@ void write_rows(const TrialRun& run, const CollectiveFigures& collective, std::o
   for (const CollectivePoint& point : collective.points) {
     const Json fields = to_json(point);  // each column as the record spells it
     csv << identity.str();
-    for (const auto& field : collective_point_fields()) csv << "," << csv_cell(fields[field.key]);
+    for (const auto& [_, value] : fields.items()) csv << "," << csv_cell(value);
     csv << "\n";
   }
 }

@@ -8,7 +8,7 @@
 
 #include "common/input_error.h"
 #include "common/utc_time.h"
-#include "record/record_reference.h"
+#include "record/record_upgrade.h"
 #include "record/trial_record.h"
 #include "results/file_writing.h"
 
@@ -50,17 +50,8 @@ bool is_trial_record(const Json& record) {
 // A record of trials.jsonl read into its typed view; InputError, prefixed with `where`, for a
 // layout newer than this harness reads or a record it cannot read.
 TrialRun run_of(Json record, const std::string& where) {
-  const int version = record_version_of(record);
-  if (version < 0)
-    throw InputError(where + "record_version is " + record["record_version"].dump() +
-                     ", expected an integer from 0 to " + std::to_string(kRecordVersion) +
-                     " (the record layouts this harness reads)");
-  if (version > kRecordVersion)
-    throw InputError(where + "record_version " + std::to_string(version) +
-                     " is newer than this harness reads (up to " + std::to_string(kRecordVersion) +
-                     "); continue the folder with the harness that wrote it");
   try {
-    return read_trial_run(std::move(record));
+    return read_trial_run(upgraded_record(std::move(record)));
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   }
@@ -117,9 +108,10 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
   warnings->push_back(directory + "/trials.jsonl:" + std::to_string(lines.back().first) +
                       ": cut-off last line (an interrupted write) moved to " + kCutOffFile +
                       "; its trial runs again");
-  // Rewrite without it so the file stays valid JSON Lines.
+  // Rewrite without it so the file stays valid JSON Lines; the other lines stay as they were
+  // written, in their own layout.
   std::string text;
-  for (const auto& run : store.runs_) text += run.json.dump() + "\n";
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) text += lines[i].second + "\n";
   write_file_atomically((fs::path(directory) / "trials.jsonl").string(), text);
   return store;
 }

@@ -1,11 +1,14 @@
 #include "run/console_listing.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
 
 #include "common/brief.h"
+#include "common/exit_codes.h"
 #include "loader/plugin_capabilities.h"
 #include "run/adaptive_repetitions.h"
 #include "run/trial_kinds.h"
@@ -14,6 +17,17 @@
 #include "trial/hierarchical_backend.h"
 
 namespace harness {
+
+void say(const char* level, const std::string& text) {
+  std::fprintf(stderr, "harness: %s: %s\n", level, printable(text).c_str());
+}
+
+int listing_written() {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return kExitOk;
+  std::fprintf(stderr, "harness: error: could not write to standard output (%s)\n",
+               std::strerror(errno));
+  return kExitFatal;
+}
 namespace {
 
 std::string model_capability_text(const PluginHandle& p) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "loader/plugin_registry.h"
@@ -10,6 +11,13 @@
 #include "spec/trial.h"
 
 namespace harness {
+
+// "harness: error: ..." on stderr, the text made safe for the terminal.
+void say(const char* level, const std::string& text);
+
+// After printing a listing: its exit status. Output lost to a full disk or a closed pipe is a
+// failure said on stderr, never a silent success.
+int listing_written();
 
 void print_plugins(const PluginRegistry& registry, std::FILE* out = stdout);
 void print_field_reference(std::FILE* out = stdout);

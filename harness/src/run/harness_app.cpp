@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "common/brief.h"
 #include "common/exit_codes.h"
@@ -16,8 +17,9 @@
 #include "record/record_reference.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
-#include "run/oversubscribed_worlds.h"
 #include "run/experiment_loading.h"
+#include "run/oversubscribed_worlds.h"
+#include "run/record_tools.h"
 #include "run/sweep_runner.h"
 #include "run/trial_validation.h"
 #include "spec/trial_expansion.h"
@@ -33,11 +35,6 @@ SweepOptions sweep_options(const CommandLine& cli) {
   options.verbosity =
       cli.quiet ? Verbosity::kQuiet : (cli.verbose ? Verbosity::kVerbose : Verbosity::kNormal);
   return options;
-}
-
-// "harness: error: ..." on stderr, the text made safe for the terminal.
-void say(const char* level, const std::string& text) {
-  std::fprintf(stderr, "harness: %s: %s\n", level, printable(text).c_str());
 }
 
 // The plugins, after the checks plugin loading makes; refusals and shadowing are always said
@@ -77,15 +74,6 @@ void validate_on_every_rank(const Experiment& experiment, const std::vector<Tria
   throw InputError(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
 }
 
-// After printing a listing: its exit status. Output lost to a full disk or a closed pipe is a
-// failure said on stderr, never a silent success.
-int listing_written() {
-  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return kExitOk;
-  std::fprintf(stderr, "harness: error: could not write to standard output (%s)\n",
-               std::strerror(errno));
-  return kExitFatal;
-}
-
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
@@ -114,9 +102,8 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   return kExitOk;
 }
 
-}  // namespace
-
-int run_harness(const CommandLine& cli, int* argc, char*** argv) {
+// What the command line asks for that needs no MPI and no experiment; nothing otherwise.
+std::optional<int> listing_asked_for(const CommandLine& cli) {
   if (cli.list_plugins) {
     try {
       print_plugins(load_plugins(cli, /*leader=*/true));
@@ -134,6 +121,16 @@ int run_harness(const CommandLine& cli, int* argc, char*** argv) {
     std::fputs(record_reference_markdown().c_str(), stdout);
     return listing_written();
   }
+  if (cli.record_schema) return print_record_schema();
+  if (!cli.check_records.empty()) return check_records(cli.check_records);
+  if (!cli.upgrade_records.empty()) return print_upgraded_records(cli.upgrade_records);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_harness(const CommandLine& cli, int* argc, char*** argv) {
+  if (const auto listed = listing_asked_for(cli)) return *listed;
   MpiRuntime mpi(argc, argv);
   try {
     return run_experiment(cli, mpi);

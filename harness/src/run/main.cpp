@@ -9,14 +9,10 @@
 #include "run/command_line.h"
 #include "run/harness_app.h"
 
-int main(int argc, char** argv) {
-  harness::CommandLine cli;
-  CLI::App app{
-      "harness: distributed data-parallel training and allreduce benchmarks of anomaly-detection "
-      "models.\nRun under MPI: mpirun -np 4 harness experiments/ring_vs_gloo.json"};
-  app.set_version_flag("--version", std::string("harness ") + harness::harness_version() +
-                                        " (plugin API " +
-                                        std::to_string(harness::plugin::kApiVersion) + ")");
+namespace {
+
+// What to run, and how: the experiment, its plugins, overrides, resuming, output.
+void add_run_options(CLI::App& app, harness::CommandLine& cli) {
   app.add_option("experiment", cli.experiment_path, "experiment file (JSON)");
   app.add_option("--plugin-dir", cli.plugin_dirs,
                  "look for plugins here first (repeatable); then $HARNESS_PLUGIN_PATH, then "
@@ -47,6 +43,10 @@ int main(int argc, char** argv) {
                "also print when each trial starts, the nccl-tests per-size table of each "
                "collective trial, step-time breakdowns and plugin problems")
       ->excludes(quiet);
+}
+
+// What to print instead of running.
+void add_listing_options(CLI::App& app, harness::CommandLine& cli) {
   app.add_flag("--list-plugins", cli.list_plugins, "list the plugins found and exit");
   app.add_flag("--plugins-needed", cli.plugins_needed,
                "print the plugins the experiment's trials use (model:<name>, comm:<name>, one a "
@@ -54,6 +54,27 @@ int main(int argc, char** argv) {
   app.add_flag("--fields", cli.fields, "print the experiment field reference (Markdown) and exit");
   app.add_flag("--record-fields", cli.record_fields,
                "print the reference of the fields in trials.jsonl (Markdown) and exit");
+  app.add_flag("--record-schema", cli.record_schema,
+               "print the JSON Schema of a trial record (a line of trials.jsonl) and exit");
+  app.add_option("--check-records", cli.check_records,
+                 "check each record of a trials.jsonl against the record schema, after "
+                 "bringing older layouts to the newest, and exit");
+  app.add_option("--upgrade-records", cli.upgrade_records,
+                 "print each record of a trials.jsonl in the newest record layout and exit");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  harness::CommandLine cli;
+  CLI::App app{
+      "harness: distributed data-parallel training and allreduce benchmarks of anomaly-detection "
+      "models.\nRun under MPI: mpirun -np 4 harness experiments/ring_vs_gloo.json"};
+  app.set_version_flag("--version", std::string("harness ") + harness::harness_version() +
+                                        " (plugin API " +
+                                        std::to_string(harness::plugin::kApiVersion) + ")");
+  add_run_options(app, cli);
+  add_listing_options(app, cli);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "common/type_traits.h"
 #include "spec/enum_choice.h"
 #include "spec/json_path.h"
 #include "spec/schema.h"
@@ -36,11 +37,6 @@ struct Bounds {
 };
 
 namespace settings_detail {
-
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
 
 // The schema type of a typed field; a type with no entry here fails to compile.
 template <class Field>

@@ -77,7 +77,6 @@ DetectionMetrics detection_metrics(const std::vector<double>& test_scores, const
     metrics.best_f1 = best->f1;
     metrics.best_f1_threshold = best->threshold;
   }
-  metrics.threshold_percentile = threshold_percentile;
   metrics.threshold = threshold;
   metrics.f1_at_threshold = at.f1;
   metrics.precision_at_threshold = at.precision;
@@ -97,14 +96,14 @@ std::optional<double> validation_loss(const std::vector<double>& test_scores,
 
 }  // namespace
 
-DetectionRecord evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+DetectionResult evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile) {
   const auto test_scores = anomaly_scores(model, data.test, device);
   require_finite(test_scores, "test");
   const auto train_scores = anomaly_scores(model, data.train, device);
   require_finite(train_scores, "training");
   const auto baseline = zscore_scores(data.test);
-  DetectionRecord result;
+  DetectionResult result;
   result.validation_loss = validation_loss(test_scores, data.test.labels);
   result.rows = detection_metrics(test_scores, data.test.labels, train_scores,
                                   threshold_percentile, baseline);

@@ -4,6 +4,7 @@
 
 #include <c10/core/Device.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "record/record_parts.h"
@@ -18,9 +19,16 @@ struct NonFiniteScores : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What evaluation finds: the record's detection parts and the validation loss.
+struct DetectionResult {
+  std::optional<double> validation_loss;  // unset without normal test rows
+  DetectionMetrics rows;                  // test rows (windows)
+  std::optional<DetectionMetrics> points; // series: test points
+};
+
 // Throws NonFiniteScores. The validation loss is the mean score of the normal test samples; for
 // windowed data the points' metrics spread the window scores back onto points.
-DetectionRecord evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
+DetectionResult evaluate_detection(plugin::Model& model, const DataSplit& data, const c10::Device& device,
                         double threshold_percentile);
 
 }  // namespace harness

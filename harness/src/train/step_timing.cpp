@@ -72,7 +72,6 @@ StepTimingRecord describe(const SampleSummary& step, const std::vector<RankMedia
     mean.comm_s += r.comm_s / n;
     mean.optimizer_s += r.optimizer_s / n;
   }
-  times.total = step.median * 1e3;
   times.compute = mean.compute_s * 1e3;
   times.exposed_comm = mean.exposed_comm_s * 1e3;
   times.comm = mean.comm_s * 1e3;
@@ -88,7 +87,6 @@ StepTimingRecord describe(const SampleSummary& step, const std::vector<RankMedia
   StepTimingRecord timing;
   timing.steps = static_cast<long long>(samples.steps());
   timing.seconds = wall_seconds;
-  timing.min_time_s = settings.min_time_s;
   timing.throughput = throughput;
   timing.step_time_ms = times;
   timing.overlap_fraction = overlap_fraction(mean);
@@ -123,8 +121,7 @@ StepTimingRecord summarise_step_timing(const StepSamples& samples,
   if (!leader) return {};
   StepTimingRecord timing = describe(summarise(slowest), ranks, samples, wall, settings);
   timing.slow_steps = SlowStepsRecord{count_slow(slowest, settings.slow_step_factor),
-                                      static_cast<std::size_t>(slow_training),
-                                      settings.slow_step_factor};
+                                      static_cast<std::size_t>(slow_training)};
   timing.stragglers = std::move(stragglers);
   return timing;
 }

@@ -9,6 +9,7 @@
 #include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/record_json.h"
+#include "record/record_verdicts.h"
 #include "record/trial_record.h"
 #include "results/file_writing.h"  // ResultsWriteError
 #include "results/trace_files.h"
@@ -68,7 +69,7 @@ void broadcast_initial_state(FusionBuffer& fusion, BufferSync& buffers,
 // failure there is every rank's, so nobody waits for rank 0 in the timing phase.
 GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& setup,
                                 const TrialContext& context, const TrainOutcome& outcome,
-                                std::optional<DetectionRecord>* evaluation) {
+                                std::optional<DetectionResult>* evaluation) {
   GroupProblem local;
   if (context.rank == 0 && outcome.status == TrialStatus::kOk) {
     try {
@@ -96,18 +97,17 @@ CommunicationRecord describe_reduction(const TrainSettings& settings,
                                        const GradientReducer& reducer) {
   return {reducer.bucket_count(),
           reducer.bucket_wire_bytes(),
-          static_cast<long long>(settings.fusion_bytes),
           settings.overlap,
           compression_name(settings.compression),
           plugin::dtype_name(wire_dtype(settings.compression)),
           mpi_thread_level_name(mpi_thread_level())};
 }
 
-TrainingOutcomeRecord describe_training(const TrainSettings& settings, const TrainOutcome& outcome,
+TrainingOutcomeRecord describe_training(const TrainOutcome& outcome,
                                         const ReplicaCheck& replicas,
                                         std::size_t bytes_per_step) {
   TrainingOutcomeRecord t;
-  t.lr = {settings.optimizer.lr, outcome.peak_lr, static_cast<long long>(outcome.lr_warmup_steps)};
+  t.lr = {outcome.peak_lr, static_cast<long long>(outcome.lr_warmup_steps)};
   t.steps = static_cast<long long>(outcome.steps);
   t.steps_per_epoch = static_cast<long long>(outcome.steps_per_epoch);
   t.epoch_losses = outcome.epoch_losses;
@@ -116,7 +116,6 @@ TrainingOutcomeRecord describe_training(const TrainSettings& settings, const Tra
   t.train_time_s = outcome.train_seconds;
   t.params_consistent = replicas.consistent;
   t.param_hash = stable_hash(std::to_string(replicas.hash));
-  t.target.loss = settings.target_loss;
   if (outcome.steps_to_target) t.target.steps = static_cast<long long>(*outcome.steps_to_target);
   t.target.time_s = outcome.seconds_to_target;
   return t;
@@ -141,6 +140,7 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
+    settle_verdict(record);
     return to_json(record);
   };
   if (const GroupProblem pool = start_thread_pool(settings.threads, context); pool.any())
@@ -180,7 +180,7 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     }
     const ReplicaCheck replicas =
         check_replicas(fusion, setup.model->buffers(), context.comm, context.watchdog);
-    std::optional<DetectionRecord> evaluation;
+    std::optional<DetectionResult> evaluation;
     const GroupProblem evaluated =
         evaluate_on_leader(settings, setup, context, outcome, &evaluation);
     if (evaluated.any()) return finish(evaluated.status, evaluated.reason);
@@ -190,10 +190,14 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     StepTimingRecord timing = summarise_step_timing(samples, outcome.step_seconds, settings, context);
     const Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish(outcome.status, outcome.reason);
-    record.training = describe_training(settings, outcome, replicas, reducer.wire_bytes_per_step());
+    record.training = describe_training(outcome, replicas, reducer.wire_bytes_per_step());
     record.timing = std::move(timing);
     record.machine_speed = gate.summary();
-    record.detection = std::move(evaluation);
+    if (evaluation) {
+      record.training->validation_loss = evaluation->validation_loss;
+      record.detection = evaluation->rows;
+      record.detection_points = evaluation->points;
+    }
     // Last, so that a trace the folder cannot take fails the trial with its figures kept.
     if (!trace.is_null()) {
       try {

@@ -101,8 +101,6 @@ bool QuietGate::finished(double before, double after) {
 MachineSpeedRecord QuietGate::summary() const {
   MachineSpeedRecord speed;
   speed.gate = active() ? "on" : "off: " + off_reason_;
-  speed.max_slowdown = settings_.max_slowdown;
-  speed.wait_s = settings_.wait_s;
   speed.measurements = measurements_;
   speed.not_quiet = not_quiet_;
   speed.retries = retries_;

@@ -1,0 +1,17 @@
+// The verdicts a record states about its own measurement, decided here once for every kind
+// (record/record_parts.h, MeasurementVerdict) and written as fields that every reader renders.
+#pragma once
+
+#include "record/collective_record.h"
+#include "record/train_record.h"
+
+namespace harness {
+
+// noisy: the step times' cv above noise_cv_threshold, a step that stalled, or a slow spell the
+// quiet gate could not keep out of the timing phase.
+void settle_verdict(TrainRecord& record);
+
+// noisy: any point noisy (its cv above the threshold, or measured in a slow spell).
+void settle_verdict(CollectiveRecord& record);
+
+}  // namespace harness
