@@ -98,11 +98,11 @@ def points_and_steps(records, label, meta=None):
         if r.get("kind") == "collective":  # collective trials time allreduce
             shape = two_level.layout(meta or {}, r["world_size"])
             for point in r.get("points", []):
-                if point.get("time_us") and point.get("bytes") and r["world_size"] > 1:
+                if point.get("p50_us") and point.get("bytes") and r["world_size"] > 1:
                     points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
-                                   "n": point["bytes"], "t": point["time_us"] * 1e-6,
+                                   "n": point["bytes"], "t": point["p50_us"] * 1e-6,
                                    "layout": shape, "levels": hierarchical_levels(r)})
-        elif r.get("kind", "train") == "train" and r["world_size"] > 1 and r.get("step_time_ms", {}).get("comm"):
+        elif r.get("kind", "train") == "train" and r["world_size"] > 1 and (r.get("step_time_ms") or {}).get("comm"):
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
                           "buckets": r.get("gradient_reduction", {}).get("buckets", 1),

@@ -7,10 +7,6 @@ import pandas as pd
 
 from .labels import backend_labeller, get, model_label
 
-# Statuses whose timings stand: an inconsistent trial's replicas drifted apart by rounding, its
-# throughput was measured like any other's.
-MEASURED = ("ok", "inconsistent")
-
 # What makes two training rows the same configuration, backend and world size aside.
 CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "warmup",
                  "fusion_bytes", "overlap", "compression"]
@@ -33,42 +29,42 @@ def oversubscribed(meta, world_size):
     return (per_host if per_host is not None else int(world_size)) > cores
 
 
+def _interval(pair):
+    return pair if isinstance(pair, list) and len(pair) == 2 else [None, None]
+
+
 def train_frame(records, meta=None):
     backend_label = backend_labeller(records)
     rows = []
     for r in records:
-        if r.get("kind", "train") != "train":
+        if r.kind != "train":
             continue
-        s = r.get("settings", {})
-        ci = get(r, "throughput", "samples_per_s_ci95") or [None, None]
-        world = r.get("world_size", s.get("world_size"))
+        s = r.settings
+        throughput, times = r.throughput or {}, r.step_time_ms or {}
+        low, high = _interval(throughput.get("samples_per_s_ci95"))
+        loss = r.loss or {}
         rows.append({
-            "index": r.get("index"), "part": r.get("part", ""), "point": r.get("point", r.get("key")),
-            "noisy": bool(r.get("noisy", False)), "status": r.get("status", "?"),
-            "reason": r.get("reason", ""), "backend": backend_label(r), "model": model_label(s),
-            "dataset": get(s, "dataset", "kind", default="?"),
+            "index": r.index, "part": r.part, "point": r.point, "noisy": bool(r.noisy),
+            "status": r.status, "measured": bool(r.measured), "reason": r.reason, "backend": backend_label(r),
+            "model": model_label(s), "dataset": get(s, "dataset", "kind", default="?"),
             "optimizer": get(s, "optimizer", "name", default="?"), "lr": get(s, "optimizer", "lr"),
             "lr_rule": s.get("lr_rule", "none"), "warmup": s.get("lr_warmup_epochs", 0),
-            "world_size": world, "batch": s.get("batch_size"),
-            "oversubscribed": oversubscribed(meta or {}, world),
-            "repetition": r.get("repetition", 0),
-            "samples_per_s": get(r, "throughput", "samples_per_s"),
-            "samples_per_s_wall": get(r, "throughput", "samples_per_s_wall"),
-            "samples_per_s_lo": ci[0], "samples_per_s_hi": ci[1],
-            "compute_ms": get(r, "step_time_ms", "compute"),
-            # Records from before buckets had one "allreduce" figure: all of it exposed.
-            "exposed_comm_ms": get(r, "step_time_ms", "exposed_comm",
-                                   default=get(r, "step_time_ms", "allreduce")),
-            "comm_ms": get(r, "step_time_ms", "comm", default=get(r, "step_time_ms", "allreduce")),
-            "optimizer_ms": get(r, "step_time_ms", "optimizer"),
-            "step_ms": get(r, "step_time_ms", "total"), "overlap_fraction": r.get("overlap_fraction"),
-            "fusion_bytes": s.get("fusion_bytes", 64 << 20), "overlap": bool(s.get("overlap", False)),
+            "world_size": r.world_size, "batch": s.get("batch_size"),
+            "oversubscribed": oversubscribed(meta or {}, r.world_size),
+            "repetition": r.repetition,
+            "samples_per_s": throughput.get("samples_per_s"),
+            "samples_per_s_wall": throughput.get("samples_per_s_wall"),
+            "samples_per_s_lo": low, "samples_per_s_hi": high,
+            "compute_ms": times.get("compute"), "exposed_comm_ms": times.get("exposed_comm"),
+            "comm_ms": times.get("comm"), "optimizer_ms": times.get("optimizer"),
+            "step_ms": times.get("p50"), "overlap_fraction": r.overlap_fraction,
+            "fusion_bytes": s.get("fusion_bytes"), "overlap": bool(s.get("overlap", False)),
             "compression": s.get("compression", "none"),
             "epochs": s.get("epochs"),
-            "final_loss": get(r, "loss", "final"), "val_loss": get(r, "loss", "validation"),
+            "final_loss": loss.get("final"), "val_loss": loss.get("validation"),
             "auroc": get(r, "detection_points", "auroc", default=get(r, "detection", "auroc")),
-            "loss_per_epoch": get(r, "loss", "per_epoch", default=[]) or [],
-            "loss_per_step": get(r, "loss", "per_step", default=[]) or [],
+            "loss_per_epoch": loss.get("per_epoch") or [],
+            "loss_per_step": loss.get("per_step") or [],
         })
     return pd.DataFrame(rows)
 
@@ -77,18 +73,16 @@ def collective_frame(records, meta=None):
     backend_label = backend_labeller(records)
     rows = []
     for r in records:
-        if r.get("kind") != "collective" or r.get("status") not in MEASURED:
+        if r.kind != "collective" or not r.measured:
             continue
-        world = r.get("world_size")
-        for p in r.get("points", []) or []:
-            rows.append({"backend": backend_label(r), "world_size": world,
-                         "oversubscribed": oversubscribed(meta or {}, world),
-                         "point": r.get("point", r.get("key")), "noisy": bool(r.get("noisy", False)),
-                         "dtype": get(r, "settings", "dtype", default="?"), "bytes": p.get("bytes"),
-                         "busbw": p.get("busbw_gbps"), "algbw": p.get("algbw_gbps"), "time_us": p.get("time_us"),
-                         "busbw_lo": p.get("busbw_ci_low_gbps", p.get("busbw_gbps")),
-                         "busbw_hi": p.get("busbw_ci_high_gbps", p.get("busbw_gbps")),
-                         "wrong": p.get("wrong")})
+        for p in r.points or []:
+            rows.append({"backend": backend_label(r), "world_size": r.world_size,
+                         "oversubscribed": oversubscribed(meta or {}, r.world_size),
+                         "point": r.point, "noisy": bool(r.noisy),
+                         "dtype": r.settings.get("dtype", "?"), "bytes": p.bytes,
+                         "busbw": p.busbw_gbps, "algbw": p.algbw_gbps, "time_us": p.p50_us,
+                         "busbw_lo": p.busbw_ci_low_gbps, "busbw_hi": p.busbw_ci_high_gbps,
+                         "wrong": p.wrong})
     return pd.DataFrame(rows)
 
 

@@ -44,20 +44,19 @@ def train_runs(record):
         counters["final_loss"] = final_loss
     return [gbench_format.iteration_run(
         benchmark_name(record), 0, record.get("repetition", 0), 1, 1e9 / throughput, "ns",
-        record.get("timed_steps") or 1, counters)]
+        (record.timing or {}).get("steps") or 1, counters)]
 
 
 def collective_runs(record):
     runs = []
-    for point in record.get("points") or []:
-        if point.get("wrong") or not point.get("time_us"):
+    for point in record.points or []:
+        if point.wrong or not point.p50_us:
             continue
-        counters = {"busbw_gbps": point.get("busbw_gbps", 0.0),
-                    "algbw_gbps": point.get("algbw_gbps", 0.0)}
+        counters = {"busbw_gbps": point.busbw_gbps or 0.0, "algbw_gbps": point.algbw_gbps or 0.0}
         runs.append(gbench_format.iteration_run(
-            benchmark_name(record, f"/bytes:{point['bytes']}"), 0, record.get("repetition", 0),
-            1, point["time_us"], "us", point.get("calls") or point.get("iters") or 1, counters,
-            label=point.get("timing", "")))
+            benchmark_name(record, f"/bytes:{point.bytes}"), 0, record.repetition,
+            1, point.p50_us, "us", point.calls or point.iters or 1, counters,
+            label=record.settings.get("timing", "")))
     return runs
 
 

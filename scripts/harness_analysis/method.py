@@ -111,7 +111,7 @@ def rule_9(f):
 
 
 def rule_10(f):
-    timings = sorted({str(p.get("timing")) for r in f.records for p in (r.get("points") or []) if p.get("timing")})
+    timings = sorted({str(r.settings["timing"]) for r in f.records if r.points and r.settings.get("timing")})
     collective = (f"collectives: {', '.join(timings)} timing, each call's time is the slowest rank's, summarised by the "
                   "median over calls; " if timings else "")
     return "met", (collective + "training: a trial's ranks start together (the group's creation and the broadcast "

@@ -18,7 +18,7 @@ def figures(folder, estimate):
     """{(figure, world, point[, bytes]): estimate over a point's repetitions}."""
     samples = {}
     for r in load_or_exit(folder, "scripts/repeatability").records:
-        if r.get("status") not in ("ok", "inconsistent"):
+        if not r.measured:
             continue
         world = r["world_size"]
         rate = (r.get("throughput") or {}).get("samples_per_s")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, units
-from .frames import (MEASURED, collective_frame, estimator_words, oversubscribed, point_intervals,
+from .frames import (collective_frame, estimator_words, oversubscribed, point_intervals,
                      train_frame)
 from .labels import backend_label, get
 from .results import load_or_exit
@@ -62,7 +62,7 @@ def read_run(results):
     meta = results.meta
     frame = train_frame(results.records, meta)
     coll = collective_frame(results.records, meta)
-    ok = frame[frame["status"].isin(MEASURED)] if not frame.empty else frame
+    ok = frame[frame["measured"]] if not frame.empty else frame
     if not ok.empty:
         ok = point_intervals(ok, results.aggregates, "samples_per_s", "samples_per_s", "samples_per_s_lo",
                              "samples_per_s_hi")

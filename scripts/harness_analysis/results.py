@@ -1,5 +1,8 @@
 """The one reader of a results folder: trials.jsonl, meta.json and aggregates.csv.
 
+Records come back in the newest layout (record_upgrade.py), as Record objects whose fields
+read as attributes (record_schema.py).
+
 A truncated last line of trials.jsonl is what a run cut off mid-write leaves; it is dropped
 with a warning, as `harness --resume` drops it (its trial runs again). Any other line that is
 not a JSON record is damage the harness never writes: it is refused, naming file:line.
@@ -10,6 +13,9 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+
+from .record_schema import Record
+from .record_upgrade import RECORD_VERSION, record_version, upgraded
 
 
 class ResultsError(Exception):
@@ -29,16 +35,6 @@ class Results:
         experiment = self.meta.get("experiment") or {}
         return experiment.get("name") or os.path.basename(os.path.dirname(self.folder.rstrip("/")))
 
-
-# The newest record layout this reader knows (docs/results-reference.md); version 1 records
-# called the field schema_version and are otherwise the same.
-RECORD_VERSION = 2
-
-
-def record_version(record):
-    if "record_version" in record:
-        return record["record_version"]
-    return 1 if "schema_version" in record else 0
 
 
 def _parse_record(text):
@@ -91,7 +87,7 @@ def read_trials(path, warnings=None):
             if problem:
                 raise ResultsError(f"{path}:{number}: {problem} (every trial record has it; a record "
                                    "the harness writes always does, so this file was changed by something else)")
-            records.append(record)
+            records.append(Record(upgraded(record)))
         elif position == len(lines) - 1:
             message = f"{path}:{number}: truncated last line dropped (an interrupted write; --resume runs its trial again)"
             if warnings is not None:

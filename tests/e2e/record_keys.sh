@@ -1,8 +1,10 @@
-# Real records against the results reference (harness --record-fields, docs/results-reference.md):
-# a training trial (tabular with a target loss and a timeline, and a sequence model) and a
-# collective trial may carry only listed fields of their kind, must carry every field listed
-# as always there, and carry record_version. A record from a newer harness is refused by
-# --resume, naming the file and line.
+# Real records against the record's one declaration, in both languages: a training trial
+# (tabular with a target loss and a timeline, and a sequence model) and a collective trial follow
+# the JSON Schema (harness --record-schema) by the harness's checker (--check-records) and the
+# scripts' (record_schema.py), which report a broken record in the same words; they carry only
+# fields the reference lists (harness --record-fields) and every field listed as always there.
+# Older layouts upgrade to the same records in the harness (--upgrade-records) and the scripts.
+# A record from a newer harness is refused by --resume, naming the file and line.
 source "$(dirname "$0")/lib.bash"
 
 cat > "$WORK/keys.json" <<'JSON'
@@ -52,7 +54,7 @@ records = [json.loads(l) for l in open(os.path.join(d, "trials.jsonl"))]
 assert len(records) == 3 and all(r["status"] == "ok" for r in records), \
     [(r["part"], r["reason"]) for r in records]
 for r in records:
-    assert r["record_version"] == 2, r.get("record_version")
+    assert r["record_version"] == 3, r.get("record_version")
     fields = dict(listed["every"], **listed[r["kind"]])
     got = paths(r)
     unlisted = sorted(got - set(fields))
@@ -64,6 +66,61 @@ for part, path in (("tabular", "trace_file"), ("tabular", "target.reached"),
                    ("sequence", "detection_points.auroc")):
     assert path in paths(next(r for r in records if r["part"] == part)), (part, path)
 PY
+
+# The schema: the harness's checker and the scripts' pass the real records, and name the same
+# problems in a broken one; the scripts' copy of the schema is the harness's.
+"$HARNESS" --record-schema >"$WORK/schema.json"
+cmp -s "$WORK/schema.json" scripts/harness_analysis/record_schema.json ||
+  fail "scripts/harness_analysis/record_schema.json differs from harness --record-schema (regenerate it)"
+"$HARNESS" --check-records "$RUN_DIR/trials.jsonl" >"$WORK/check.txt" ||
+  fail "the harness's checker refused real records: $(cat "$WORK/check.txt")"
+PYTHONPATH=scripts py "$RUN_DIR/trials.jsonl" "$WORK/broken.jsonl" <<'PY'
+import json, sys
+from harness_analysis.record_schema import problems
+records = [json.loads(l) for l in open(sys.argv[1])]
+for r in records:
+    assert problems(r) == [], (r["part"], problems(r))
+broken = dict(records[0])
+broken["throughput"] = dict(broken["throughput"], samples_per_second=1)
+broken["steps"] = "many"
+del broken["model"]
+open(sys.argv[2], "w").write(json.dumps(broken) + "\n")
+print("\n".join(sys.argv[2] + ":1: " + p for p in problems(broken)))
+PY
+status=0
+"$HARNESS" --check-records "$WORK/broken.jsonl" >"$WORK/check.txt" || status=$?
+[ "$status" -eq 2 ] || fail "--check-records of a broken record exited $status (expected 2)"
+PYTHONPATH=scripts py "$WORK/broken.jsonl" >"$WORK/check.py.txt" <<'PY'
+import json, sys
+from harness_analysis.record_schema import problems
+print("\n".join(sys.argv[1] + ":1: " + p for p in problems(json.loads(open(sys.argv[1]).read()))))
+PY
+sort "$WORK/check.txt" >"$WORK/check.sorted"; sort "$WORK/check.py.txt" >"$WORK/check.py.sorted"
+grep -q '/steps: "many" is not of type integer' "$WORK/check.sorted" ||
+  fail "the harness's checker missed a mistyped field: $(cat "$WORK/check.txt")"
+diff "$WORK/check.sorted" "$WORK/check.py.sorted" >&2 ||
+  fail "the harness and the scripts name a broken record's problems differently"
+
+# Older layouts: the harness and the scripts upgrade the same files to the same records.
+for file in tests/fixtures/mixed_results/trials.jsonl "$RUN_DIR/trials.jsonl"; do
+  "$HARNESS" --upgrade-records "$file" >"$WORK/upgraded.cpp.jsonl" || fail "--upgrade-records $file failed"
+  PYTHONPATH=scripts py "$file" "$WORK/upgraded.cpp.jsonl" <<'PY'
+import json, sys
+from harness_analysis.record_upgrade import upgraded
+def parsed(line):
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:  # the fixture's cut-off last line, which both skip
+        return None
+mine = [upgraded(r) for r in map(parsed, open(sys.argv[1])) if r is not None]
+theirs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(mine) == len(theirs), (len(mine), len(theirs))
+for a, b in zip(mine, theirs):
+    assert a == b, ("the scripts and the harness upgrade a record differently",
+                    [k for k in set(a) | set(b) if a.get(k) != b.get(k)])
+print(f"{sys.argv[1]}: {len(mine)} records upgrade alike")
+PY
+done
 
 # A record from a newer harness: --resume refuses the folder, naming the file and line.
 py "$RUN_DIR/trials.jsonl" <<'PY'
@@ -77,7 +134,7 @@ PY
 status=0
 $MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q >"$WORK/out" 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "resume of a folder with a newer record exited $status (expected 2)"
-grep -q "trials.jsonl:2: record_version 99 is newer than this harness reads (up to 2)" "$WORK/out" ||
+grep -q "trials.jsonl:2: record_version 99 is newer than this harness reads (up to 3)" "$WORK/out" ||
   fail "the refusal does not name the file, line and versions: $(cat "$WORK/out")"
 
 # The newest record layout is one number for the harness and the scripts.
@@ -88,7 +145,7 @@ scripts_version=$(PYTHONPATH=scripts python3 -c "from harness_analysis.results i
 
 # record_version -1: one rule and one message for the harness and the scripts.
 sed -i '2s/"record_version": *99/"record_version": -1/' "$RUN_DIR/trials.jsonl"
-expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 2" \
+expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 3" \
   $MPIRUN -np 2 "$HARNESS" --resume "$RUN_DIR" -q
-expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 2" scripts/plot "$RUN_DIR"
+expect_error "trials.jsonl:2: record_version is -1, expected an integer from 0 to 3" scripts/plot "$RUN_DIR"
 echo PASS

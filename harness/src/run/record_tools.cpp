@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "common/exit_codes.h"
 #include "common/input_error.h"
@@ -14,23 +17,37 @@
 namespace harness {
 namespace {
 
-// Calls `use` with each non-empty line's record in the newest layout and its "path:line: ";
-// a line that is no record, or of a layout this harness cannot read, is reported and counted.
+// The non-empty lines of a file with their 1-based numbers; nothing when it cannot be read.
+std::optional<std::vector<std::pair<std::size_t, std::string>>> lines_of(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return std::nullopt;
+  std::vector<std::pair<std::size_t, std::string>> lines;
+  std::string line;
+  for (std::size_t number = 1; std::getline(file, line); ++number)
+    if (!line.empty()) lines.emplace_back(number, line);
+  return lines;
+}
+
+// Calls `use` with each record in the newest layout and its "path:line: "; a line that is no
+// record, or of a layout this harness cannot read, is reported and counted. A cut-off last line
+// (an interrupted write) is skipped with a warning, as --resume skips it.
 int for_each_record(const std::string& path,
                     const std::function<int(const Json&, const std::string&)>& use) {
-  std::ifstream file(path);
-  if (!file) {
+  const auto lines = lines_of(path);
+  if (!lines) {
     say("error", "cannot read " + path);
     return kExitInputError;
   }
   int problems = 0;
-  std::string line;
-  for (std::size_t number = 1; std::getline(file, line); ++number) {
-    if (line.empty()) continue;
+  for (const auto& [number, line] : *lines) {
     const std::string where = path + ":" + std::to_string(number) + ": ";
     const Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     try {
-      if (record.is_discarded()) throw InputError("not JSON");
+      if (record.is_discarded() && number == lines->back().first) {
+        say("warning", where + "cut-off last line (an interrupted write) skipped");
+        continue;
+      }
+      if (record.is_discarded()) throw InputError("damaged line: not JSON");
       problems += use(upgraded_record(record), where);
     } catch (const InputError& e) {
       std::printf("%s%s\n", where.c_str(), e.what());
