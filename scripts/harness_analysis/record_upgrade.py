@@ -64,13 +64,20 @@ def _points_to_3(record):
     points = record.get("points")
     if not isinstance(points, list):
         return
+    settings = _object(record, "settings")
     for point in points:
         if isinstance(point, dict):
             _keep_as(point, "time_us", "p50_us")
+            # The setting the point copied, kept where the settings lack it.
+            if settings is not None and "timing" in point:
+                settings.setdefault("timing", point["timing"])
             point.pop("timing", None)
 
 
 def _to_3(record):
+    # Records from before sweep points: each trial was its own point.
+    if "point" not in record and isinstance(record.get("key"), str):
+        record["point"] = record["key"]
     _train_parts_to_3(record)
     _points_to_3(record)
     record["measured"] = record.get("status") in ("ok", "inconsistent")

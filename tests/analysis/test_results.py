@@ -52,17 +52,17 @@ def test_every_record_version_up_to_this_one_is_read(tmp_path):
 
 
 def test_a_newer_record_version_is_refused_with_file_and_line(tmp_path):
-    newer = json.dumps(frame("b", record_version=3)) + "\n"
+    newer = json.dumps(frame("b", record_version=4)) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [record("a"), newer])
-    with pytest.raises(ResultsError, match=r"trials\.jsonl:2: record_version 3 is newer than these "
-                                           r"scripts read \(up to 2\)"):
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:2: record_version 4 is newer than these "
+                                           r"scripts read \(up to 3\)"):
         read_trials(path)
 
 
 def test_a_record_version_that_is_no_integer_is_refused(tmp_path):
     odd = json.dumps(frame("b", record_version="2")) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
-    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer from 0 to 2"):
+    with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is \"2\", expected an integer from 0 to 3"):
         read_trials(path)
 
 
@@ -89,7 +89,7 @@ def test_a_negative_record_version_is_refused_like_the_harness_does(tmp_path):
     odd = json.dumps(frame("b", record_version=-1)) + "\n"
     path = write_lines(tmp_path / "trials.jsonl", [odd, record("c")])
     with pytest.raises(ResultsError, match=r"trials\.jsonl:1: record_version is -1, expected an "
-                                           r"integer from 0 to 2"):
+                                           r"integer from 0 to 3"):
         read_trials(path)
 
 

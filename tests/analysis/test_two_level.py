@@ -24,7 +24,7 @@ def meta(hosts):
 
 
 def record(backend, params, world, seconds):
-    points = [{"bytes": n, "time_us": seconds(n) * 1e6 * (1 + 0.02 * math.sin(3 * i + world))}
+    points = [{"bytes": n, "p50_us": seconds(n) * 1e6 * (1 + 0.02 * math.sin(3 * i + world))}
               for i, n in enumerate(SIZES)]
     return {"kind": "collective", "status": "ok", "world_size": world, "points": points,
             "settings": {"backend": backend, "backend_params": params}}

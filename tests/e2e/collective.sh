@@ -40,7 +40,7 @@ for r in records:
     assert sizes[-1] == 1048576, sizes
     for p in r["points"]:
         assert p["wrong"] == 0, (name, p)
-        assert p["time_us"] > 0 and p["min_us"] <= p["p50_us"] <= p["p99_us"]
+        assert p["p50_us"] > 0 and p["min_us"] <= p["p50_us"] <= p["p99_us"]
         n = r["world_size"]
         assert abs(p["busbw_gbps"] - p["algbw_gbps"] * 2 * (n - 1) / n) < 1e-9
 rows = list(csv.DictReader(open(os.path.join(d, "points.csv"))))

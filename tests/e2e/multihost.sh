@@ -88,7 +88,7 @@ time_us() {
   timeout 300 scripts/testbed run -n 1 -- "$HARNESS" "$WORK/rate.json" --results-dir "$WORK/$1" -q
   py "$(only_run_dir "$WORK/$1")" <<'PY'
 import json, os, sys
-print(json.loads(open(os.path.join(sys.argv[1], "trials.jsonl")).readline())["points"][0]["time_us"])
+print(json.loads(open(os.path.join(sys.argv[1], "trials.jsonl")).readline())["points"][0]["p50_us"])
 PY
 }
 open=$(time_us open)

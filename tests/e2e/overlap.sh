@@ -31,7 +31,7 @@ for r in records:
     assert g["overlap"] == s["overlap"] and g["compression"] == s["compression"], g
     assert (g["buckets"] > 1) == (s["fusion_bytes"] == 0), g
     assert g["wire_dtype"] == ("fp16" if s["compression"] == "fp16" else "fp32")
-    assert 0 <= r["overlap_fraction"] <= 1 and r["exposed_comm_ms"] >= 0, r
+    assert 0 <= r["overlap_fraction"] <= 1 and r["step_time_ms"]["exposed_comm"] >= 0, r
     assert r["step_time_ms"]["comm"] > 0
     hashes.setdefault(s["compression"], set()).add(r["param_hash"])
     trace = json.load(open(os.path.join(d, r["trace_file"])))

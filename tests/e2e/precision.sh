@@ -60,17 +60,18 @@ import csv, json, os, sys
 d = sys.argv[1]
 records = [json.loads(l) for l in open(os.path.join(d, "trials.jsonl"))]
 train = [r for r in records if r["kind"] == "train"]
-assert all(r["noisy"] is True for r in train), "cv threshold 0 must mark every train trial noisy"
+assert all(r["noisy"] is True and "noise_cv_threshold" in r["noisy_because"] for r in train), \
+    "cv threshold 0 must mark every train trial noisy, saying why"
 for r in train:
     t, s = r["throughput"], r["step_time_ms"]
     assert t["samples_per_s_ci95"][0] <= t["samples_per_s"] <= t["samples_per_s_ci95"][1], t
-    assert s["p50"] <= s["p90"] <= s["p99"] and s["ci95"][0] <= s["total"] <= s["ci95"][1], s
+    assert s["p50"] <= s["p90"] <= s["p99"] and s["ci95"][0] <= s["p50"] <= s["ci95"][1], s
     assert r["timing"]["steps"] >= 5 and r["timing"]["seconds"] >= 0.05, r["timing"]
     assert len(s["per_rank_median"]) == r["world_size"]
 for r in records:
     for p in r.get("points", []):
-        assert p["timing"] == "loop" and p["iters"] >= 5, p
-        assert p["ci_low_us"] <= p["time_us"] <= p["ci_high_us"], p
+        assert r["settings"]["timing"] == "loop" and p["iters"] >= 5, p
+        assert p["ci_low_us"] <= p["p50_us"] <= p["ci_high_us"], p
         assert p["busbw_ci_low_gbps"] <= p["busbw_gbps"] <= p["busbw_ci_high_gbps"], p
 rows = list(csv.DictReader(open(os.path.join(d, "aggregates.csv"))))
 rates = [r for r in rows if r["figure"] == "samples_per_s"]

@@ -64,9 +64,13 @@ void train_parts_to_version_3(Json& record) {
 void points_to_version_3(Json& record) {
   const auto points = record.find("points");
   if (points == record.end() || !points->is_array()) return;
+  Json* settings = object_at(record, "settings");
   for (Json& point : *points) {
     if (!point.is_object()) continue;
     keep_as(point, "time_us", "p50_us");
+    // The setting the point copied, kept where the settings lack it.
+    if (settings && point.contains("timing") && !settings->contains("timing"))
+      (*settings)["timing"] = point["timing"];
     point.erase("timing");
   }
 }
@@ -74,6 +78,9 @@ void points_to_version_3(Json& record) {
 // Version 3 records each figure once: no copies of settings, of the median step or of the
 // timed steps; and it states whether the trial's figures stand.
 void to_version_3(Json& record) {
+  // Records from before sweep points: each trial was its own point.
+  if (!record.contains("point") && record.contains("key") && record["key"].is_string())
+    record["point"] = record["key"];
   train_parts_to_version_3(record);
   points_to_version_3(record);
   const Json status = record.value("status", Json());

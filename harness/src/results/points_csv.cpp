@@ -11,7 +11,7 @@ namespace {
 std::string header() {
   std::string text = "index,key,status,backend,algorithm,world_size,dtype,op";
   const Json columns = to_json(CollectivePoint{});  // the record's keys, in its order
-  for (const auto& [key, _] : columns.items()) text += "," + key;
+  for (auto column = columns.begin(); column != columns.end(); ++column) text += "," + column.key();
   return text + "\n";
 }
 
@@ -26,7 +26,7 @@ void write_rows(const TrialRun& run, const CollectiveFigures& collective, std::o
   for (const CollectivePoint& point : collective.points) {
     const Json fields = to_json(point);  // each column as the record spells it
     csv << identity.str();
-    for (const auto& [_, value] : fields.items()) csv << "," << csv_cell(value);
+    for (const Json& value : fields) csv << "," << csv_cell(value);
     csv << "\n";
   }
 }

@@ -131,6 +131,26 @@ TrialStatus final_status(const TrainOutcome& outcome, const ReplicaCheck& replic
   return TrialStatus::kInconsistent;
 }
 
+void take_evaluation(const std::optional<DetectionResult>& evaluation, TrainRecord* record) {
+  if (!evaluation) return;
+  record->training->validation_loss = evaluation->validation_loss;
+  record->detection = evaluation->rows;
+  record->detection_points = evaluation->points;
+}
+
+// The timeline's trace filed beside the results, named in the record; a problem when the
+// folder cannot take it.
+std::string keep_trace(const Json& trace, const Trial& trial, const TrialContext& context,
+                       TrainRecord* record) {
+  if (trace.is_null()) return "";
+  try {
+    record->trace_file = file_trace(trace, trial.key, context.results_directory);
+  } catch (const ResultsWriteError& e) {
+    return std::string("its trace was not written: ") + e.what();
+  }
+  return "";
+}
+
 }  // namespace
 
 Json run_train_trial(const TrainSettings& settings, const Trial& trial,
@@ -193,19 +213,10 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     record.training = describe_training(outcome, replicas, reducer.wire_bytes_per_step());
     record.timing = std::move(timing);
     record.machine_speed = gate.summary();
-    if (evaluation) {
-      record.training->validation_loss = evaluation->validation_loss;
-      record.detection = evaluation->rows;
-      record.detection_points = evaluation->points;
-    }
+    take_evaluation(evaluation, &record);
     // Last, so that a trace the folder cannot take fails the trial with its figures kept.
-    if (!trace.is_null()) {
-      try {
-        record.trace_file = file_trace(trace, trial.key, context.results_directory);
-      } catch (const ResultsWriteError& e) {
-        return finish(TrialStatus::kFailed, std::string("its trace was not written: ") + e.what());
-      }
-    }
+    if (const std::string problem = keep_trace(trace, trial, context, &record); !problem.empty())
+      return finish(TrialStatus::kFailed, problem);
     std::string reason;
     const TrialStatus status = final_status(outcome, replicas, &reason);
     return finish(status, reason);
