@@ -79,6 +79,21 @@ assert last["figure"].get("reached") is False, last
 print("time to target ok:", last["reason"])
 PY
 
+# Both searches' search.json follow its schema (harness --search-schema), versioned.
+"$HARNESS" --search-schema >"$WORK/search-schema.json"
+PYTHONPATH=scripts py "$WORK/search-schema.json" "$dir" "$(only_run_dir "$WORK/t")" <<'PY'
+import json, os, sys
+from harness_analysis.record_schema import load_schema, problems
+schema = load_schema(sys.argv[1])
+for folder in sys.argv[2:]:
+    search = json.load(open(os.path.join(folder, "search.json")))
+    assert search["search_version"] == 1, search.get("search_version")
+    assert problems(search, schema) == [], problems(search, schema)
+    broken = dict(search, winner_figure={"values": "three"})
+    assert '/winner_figure/values: "three" is not of type integer' in problems(broken, schema), problems(broken, schema)
+print("search.json follows its schema")
+PY
+
 # The Answer names the winner.
 if /usr/bin/python3 -c "import pandas, matplotlib" 2>/dev/null; then
   scripts/plot "$dir" --out "$WORK/plots" > "$WORK/answer" 2>&1 || { cat "$WORK/answer"; fail "plot failed"; }

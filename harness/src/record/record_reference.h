@@ -8,28 +8,24 @@
 #include <string>
 #include <vector>
 
-#include "common/json.h"
+#include "record/field_collector.h"
 #include "record/record_version.h"
 
 namespace harness {
 
 enum class RecordKinds { kEvery, kTrain, kCollective };
 
-struct RecordField {
-  std::string path;  // dotted; "points[]." for each element of an array of objects
-  std::string type;  // as the reference says it: "number or null", "array of integers"
-  std::string unit;  // "" when the value has none
-  RecordKinds kinds;
-  std::string when;  // "": in every ok record of its kinds; else when it is there
-  std::string meaning;
-  Json schema;          // the value's JSON Schema ({"type": ...}), null allowed where it may be
-  bool required = true;  // there whenever its parent is (in an ok record, at the top)
-  bool framed = false;    // in every record, whatever its status (the frame)
+struct RecordField : DeclaredField {
+  RecordKinds kinds = RecordKinds::kEvery;
+  bool framed = false;  // in every record, whatever its status (the frame)
 };
 
 const std::vector<RecordField>& record_fields();
 
-// The reference as Markdown: one table per kind of record.
+// The reference as Markdown: one table per kind of record, then search.json's.
 std::string record_reference_markdown();
+
+// A table of declared fields as Markdown: | field | type | unit | present | meaning |.
+std::string fields_table(const std::vector<const DeclaredField*>& fields);
 
 }  // namespace harness

@@ -22,6 +22,7 @@ struct CommandLine {
   bool fields = false;
   bool record_fields = false;
   bool record_schema = false;
+  bool search_schema = false;
   std::string check_records;    // a trials.jsonl to check against the record schema
   std::string upgrade_records;  // a trials.jsonl to print in the newest record layout
   std::vector<std::string> argv;  // as typed, for meta.json

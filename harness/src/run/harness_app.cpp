@@ -15,12 +15,14 @@
 #include "mpi/mpi_runtime.h"
 #include "mpi/string_broadcast.h"
 #include "record/record_reference.h"
+#include "record/record_schema.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
 #include "run/oversubscribed_worlds.h"
 #include "run/record_tools.h"
 #include "run/sweep_runner.h"
+#include "search/search_summary.h"
 #include "run/trial_validation.h"
 #include "spec/trial_expansion.h"
 
@@ -118,10 +120,11 @@ std::optional<int> listing_asked_for(const CommandLine& cli) {
     return listing_written();
   }
   if (cli.record_fields) {
-    std::fputs(record_reference_markdown().c_str(), stdout);
+    std::fputs((record_reference_markdown() + "\n" + search_reference_markdown()).c_str(), stdout);
     return listing_written();
   }
-  if (cli.record_schema) return print_record_schema();
+  if (cli.record_schema) return print_schema(record_schema());
+  if (cli.search_schema) return print_schema(search_json_schema());
   if (!cli.check_records.empty()) return check_records(cli.check_records);
   if (!cli.upgrade_records.empty()) return print_upgraded_records(cli.upgrade_records);
   return std::nullopt;

@@ -56,6 +56,8 @@ void add_listing_options(CLI::App& app, harness::CommandLine& cli) {
                "print the reference of the fields in trials.jsonl (Markdown) and exit");
   app.add_flag("--record-schema", cli.record_schema,
                "print the JSON Schema of a trial record (a line of trials.jsonl) and exit");
+  app.add_flag("--search-schema", cli.search_schema,
+               "print the JSON Schema of search.json (what a search decided) and exit");
   app.add_option("--check-records", cli.check_records,
                  "check each record of a trials.jsonl against the record schema, after "
                  "bringing older layouts to the newest, and exit");

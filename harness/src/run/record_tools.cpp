@@ -59,8 +59,8 @@ int for_each_record(const std::string& path,
 
 }  // namespace
 
-int print_record_schema() {
-  std::printf("%s\n", record_schema().dump(2).c_str());
+int print_schema(const Json& schema) {
+  std::printf("%s\n", schema.dump(2).c_str());
   return listing_written();
 }
 

@@ -22,16 +22,11 @@ RecordIndex index_records(const std::vector<TrialRun>& runs) {
   return index;
 }
 
-Json figure_json(const Standing& s) {
-  const auto number = [](double v) {
-    return std::isfinite(v) ? Json(v) : Json();
-  };
-  Json figure = {{"value", number(s.value)},
-                 {"low", number(s.low)},
-                 {"high", number(s.high)},
-                 {"values", s.values}};
-  if (!s.reached) figure["reached"] = false;
-  if (!s.usable) figure["problem"] = s.note;
+SearchFigure search_figure(const Standing& s) {
+  const auto finite = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
+  SearchFigure figure{finite(s.value), finite(s.low), finite(s.high), s.values, std::nullopt, ""};
+  if (!s.reached) figure.reached = false;
+  if (!s.usable) figure.problem = s.note;
   return figure;
 }
 
@@ -248,57 +243,53 @@ std::string SearchPlanner::label(std::size_t configuration) const {
   return axes.empty() ? std::string("(the settings)") : trial_label(axes);
 }
 
-Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun>& records) const {
-  Json rungs = Json::array();
-  for (const auto& rung : state.rungs) {
-    Json entries = Json::array();
-    for (const auto& e : rung.decision.ranking)
-      entries.push_back({{"point", configurations_[e.configuration].point},
-                         {"axes", winner_axes(e.configuration)},
-                         {"figure", figure_json(e.standing)},
-                         {"kept", e.kept},
-                         {"reason", e.reason}});
-    rungs.push_back({{"bracket", rung.bracket},
-                     {"rung", rung.rung},
-                     {resource_name(search_), rung.resource},
-                     {"partial", rung.partial},
-                     {"kept", rung.decision.kept()},
-                     {"distinguishable", rung.decision.distinguishable},
-                     {"configurations", entries}});
-  }
-  const auto side = [&](const std::optional<RungEntry>& entry) {
-    return entry ? winner_axes(entry->configuration) : Json();
-  };
-  const auto figure = [&](const std::optional<RungEntry>& entry) {
-    return entry ? figure_json(entry->standing) : Json();
-  };
-  Json grid = grid_cost(records);
-  if (grid["seconds_estimated"].is_number() && grid["seconds_estimated"].get<double>() > 0)
-    grid["share_spent"] = state.seconds / grid["seconds_estimated"].get<double>();
-  return {{"method", search_method_name(search_.method)},
-          {"objective", search_objective_name(search_.objective)},
-          {"resource", resource_name(search_)},
-          {"eta", search_.eta},
-          {"budget_s", search_.budget_s},
-          {"noise_floor", search_.noise_floor},
-          {"estimator", estimator_name(estimator_.kind)},
-          {"configurations", configurations_.size()},
-          {"finished", !state.next.has_value()},
-          {"stopped", state.next ? Json() : Json(state.stopped)},
-          {"winner", side(state.winner)},
-          {"winner_point",
-           state.winner ? Json(configurations_[state.winner->configuration].point) : Json()},
-          {"winner_figure", figure(state.winner)},
-          {"runner_up", side(state.runner_up)},
-          {"runner_up_figure", figure(state.runner_up)},
-          {"distinguishable", state.distinguishable},
-          {"rungs", rungs},
-          {"trials", state.trials},
-          {"seconds_spent", state.seconds},
-          {"grid", grid}};
+SearchRungSummary SearchPlanner::rung_summary(const SearchRung& rung) const {
+  SearchRungSummary out;
+  out.bracket = rung.bracket;
+  out.rung = rung.rung;
+  (search_.resource() == SearchResource::kRepetitions ? out.repetitions : out.epochs) = rung.resource;
+  out.partial = rung.partial;
+  out.kept = rung.decision.kept();
+  out.distinguishable = rung.decision.distinguishable;
+  for (const auto& e : rung.decision.ranking)
+    out.configurations.push_back({configurations_[e.configuration].point,
+                                  winner_axes(e.configuration), search_figure(e.standing), e.kept,
+                                  e.reason});
+  return out;
 }
 
-Json SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
+Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun>& records) const {
+  SearchSummary out;
+  out.method = search_method_name(search_.method);
+  out.objective = search_objective_name(search_.objective);
+  out.resource = resource_name(search_);
+  out.eta = search_.eta;
+  out.budget_s = search_.budget_s;
+  out.noise_floor = search_.noise_floor;
+  out.estimator = estimator_name(estimator_.kind);
+  out.configurations = configurations_.size();
+  out.finished = !state.next.has_value();
+  if (!state.next) out.stopped = state.stopped;
+  if (state.winner) {
+    out.winner = winner_axes(state.winner->configuration);
+    out.winner_point = configurations_[state.winner->configuration].point;
+    out.winner_figure = search_figure(state.winner->standing);
+  }
+  if (state.runner_up) {
+    out.runner_up = winner_axes(state.runner_up->configuration);
+    out.runner_up_figure = search_figure(state.runner_up->standing);
+  }
+  out.distinguishable = state.distinguishable;
+  for (const auto& rung : state.rungs) out.rungs.push_back(rung_summary(rung));
+  out.trials = state.trials;
+  out.seconds_spent = state.seconds;
+  out.grid = grid_cost(records);
+  if (out.grid.seconds_estimated && *out.grid.seconds_estimated > 0)
+    out.grid.share_spent = state.seconds / *out.grid.seconds_estimated;
+  return to_json(out);
+}
+
+GridCost SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
   std::map<std::string, std::pair<double, int>> by_point;  // point -> wall seconds, trials
   for (const auto& record : records) {
     auto& [seconds, trials] = by_point[record.identity.point];
@@ -330,8 +321,8 @@ Json SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
   double seconds = 0;
   for (const double each : full)
     seconds += (each > 0 ? each : known_count ? known / known_count : 0) * per_configuration;
-  return {{"trials", configurations_.size() * static_cast<std::size_t>(per_configuration)},
-          {"seconds_estimated", known_count ? Json(seconds) : Json()}};
+  return {configurations_.size() * static_cast<std::size_t>(per_configuration),
+          known_count ? std::optional<double>(seconds) : std::nullopt, std::nullopt};
 }
 
 // The first configuration after the best that is not clearly worse than it.

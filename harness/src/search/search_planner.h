@@ -16,6 +16,7 @@
 #include "metrics/point_estimate.h"
 #include "record/trial_run.h"
 #include "search/rung_decision.h"
+#include "search/search_summary.h"
 #include "spec/search_settings.h"
 #include "spec/trial.h"
 
@@ -83,7 +84,8 @@ class SearchPlanner {
   Json winner_axes(std::size_t configuration) const;
   // What every configuration at the full resource would cost: trials, and seconds estimated
   // from the trials recorded (lower epochs scaled up).
-  Json grid_cost(const std::vector<TrialRun>& records) const;
+  GridCost grid_cost(const std::vector<TrialRun>& records) const;
+  SearchRungSummary rung_summary(const SearchRung& rung) const;
   std::string label(std::size_t configuration) const;
   std::string closest_rival(const RungDecision& decision) const;
 
