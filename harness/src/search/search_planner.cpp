@@ -41,8 +41,10 @@ bool may_stop_early(const SearchSettings& search) {
          search.objective == SearchObjective::kTimeToTarget;
 }
 
+}  // namespace
+
 // The walk through the plan: each trial's record, counted once however many rungs use it.
-struct PlanWalk {
+struct SearchPlanner::PlanWalk {
   const RecordIndex& recorded;
   SearchState& state;
   std::set<std::string> visited;
@@ -57,8 +59,6 @@ struct PlanWalk {
     return found->second;
   }
 };
-
-}  // namespace
 
 SearchPlanner::SearchPlanner(const SearchSettings& search, const Estimator& estimator,
                              std::uint64_t seed, std::vector<Trial> configurations)
@@ -131,6 +131,97 @@ std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, 
   return trials;
 }
 
+// A bracket's configurations between rungs: who goes on, with how many repetitions, and who
+// is narrow enough to need no more.
+struct SearchPlanner::BracketProgress {
+  std::vector<std::size_t> survivors;
+  std::vector<int> given;     // repetitions so far, per configuration
+  std::vector<bool> settled;  // narrow enough already, per configuration
+};
+
+std::vector<std::vector<PlannedTrial>> SearchPlanner::rung_plan(const BracketProgress& progress,
+                                                                int level) const {
+  std::vector<std::vector<PlannedTrial>> planned;
+  for (const auto c : progress.survivors) {
+    int repetitions = search_.min_repetitions;
+    if (search_.resource() == SearchResource::kRepetitions)
+      repetitions = progress.settled[c] ? progress.given[c] : std::max(level, progress.given[c]);
+    planned.push_back(rung_trials(c, level, repetitions));
+  }
+  return planned;
+}
+
+// The rung's figures from the records, interleaved: repetition r of every configuration before
+// r + 1 of any. Stops at the first trial not recorded: it is the next one, unless the budget is
+// spent.
+bool SearchPlanner::gather_rung(const std::vector<std::vector<PlannedTrial>>& planned,
+                                PlanWalk& walk, std::vector<std::vector<TrialFigure>>* figures,
+                                bool* budget_spent) const {
+  std::size_t most = 0;
+  for (const auto& trials : planned) most = std::max(most, trials.size());
+  for (std::size_t r = 0; r < most && !*budget_spent; ++r)
+    for (std::size_t i = 0; i < planned.size() && !*budget_spent; ++i) {
+      if (r >= planned[i].size()) continue;
+      if (const TrialRun* record = walk.record_of(key(planned[i][r]))) {
+        (*figures)[i].push_back(figure_of(*record, search_));
+      } else if (walk.state.seconds >= search_.budget_s) {
+        *budget_spent = true;
+      } else {
+        walk.state.next = planned[i][r];
+        return false;
+      }
+    }
+  return true;
+}
+
+RungDecision SearchPlanner::decide(const BracketProgress& progress,
+                                   const std::vector<std::vector<TrialFigure>>& figures,
+                                   bool final_rung) const {
+  std::vector<RungEntry> entries;
+  for (std::size_t i = 0; i < progress.survivors.size(); ++i) {
+    RungEntry entry{progress.survivors[i], standing_of(figures[i], search_, estimator_), false,
+                    false, ""};
+    if (figures[i].empty()) entry.standing.note = "not run: the budget was spent";
+    entries.push_back(entry);
+  }
+  return decide_rung(entries, search_, final_rung);
+}
+
+void SearchPlanner::carry_forward(const RungDecision& decision, BracketProgress* progress) const {
+  progress->survivors.clear();
+  for (const auto& entry : decision.ranking) {
+    progress->given[entry.configuration] = entry.standing.values;
+    progress->settled[entry.configuration] =
+        !entry.repeated || (entry.standing.usable && entry.standing.values > 1 &&
+                            entry.standing.width <= search_.settled_width);
+    if (entry.kept) progress->survivors.push_back(entry.configuration);
+  }
+}
+
+// One bracket's rungs; false when a trial is still to run (walk.state.next names it).
+bool SearchPlanner::replay_bracket(const Bracket& bracket, PlanWalk& walk,
+                                   std::vector<RungDecision>* finals, bool* budget_spent) const {
+  BracketProgress progress{bracket.configurations, std::vector<int>(configurations_.size(), 0),
+                           std::vector<bool>(configurations_.size(), false)};
+  for (std::size_t k = 0; k < bracket.levels.size(); ++k) {
+    const int level = bracket.levels[k];
+    const auto planned = rung_plan(progress, level);
+    std::vector<std::vector<TrialFigure>> figures(planned.size());
+    if (!gather_rung(planned, walk, &figures, budget_spent)) return false;
+    const bool last = k + 1 == bracket.levels.size();
+    const SearchRung rung{finals->size(), k, bracket.levels.size(), level, *budget_spent,
+                          decide(progress, figures, last || *budget_spent)};
+    walk.state.rungs.push_back(rung);
+    carry_forward(rung.decision, &progress);
+    const bool settles = rung.decision.distinguishable && may_stop_early(search_);
+    if (last || *budget_spent || progress.survivors.size() <= 1 || settles) {
+      finals->push_back(rung.decision);
+      break;
+    }
+  }
+  return true;
+}
+
 SearchState SearchPlanner::replay(const std::vector<TrialRun>& records) const {
   SearchState state;
   const RecordIndex index = index_records(records);
@@ -139,64 +230,17 @@ SearchState SearchPlanner::replay(const std::vector<TrialRun>& records) const {
   bool budget_spent = false;
   for (const Bracket& bracket : brackets()) {
     if (budget_spent) break;
-    std::vector<std::size_t> survivors = bracket.configurations;
-    std::vector<int> given(configurations_.size(), 0);         // repetitions so far
-    std::vector<bool> settled(configurations_.size(), false);  // narrow enough already
-    for (std::size_t k = 0; k < bracket.levels.size(); ++k) {
-      const int level = bracket.levels[k];
-      std::vector<std::vector<PlannedTrial>> planned;
-      for (const auto c : survivors) {
-        int repetitions = search_.min_repetitions;
-        if (search_.resource() == SearchResource::kRepetitions)
-          repetitions = settled[c] ? given[c] : std::max(level, given[c]);
-        planned.push_back(rung_trials(c, level, repetitions));
-      }
-      // Interleaved: repetition r of every configuration before r + 1 of any.
-      std::vector<std::vector<TrialFigure>> figures(survivors.size());
-      std::size_t most = 0;
-      for (const auto& trials : planned) most = std::max(most, trials.size());
-      for (std::size_t r = 0; r < most && !budget_spent; ++r)
-        for (std::size_t i = 0; i < survivors.size() && !budget_spent; ++i) {
-          if (r >= planned[i].size()) continue;
-          if (const TrialRun* record = walk.record_of(key(planned[i][r]))) {
-            figures[i].push_back(figure_of(*record, search_));
-          } else if (state.seconds >= search_.budget_s) {
-            budget_spent = true;
-          } else {
-            state.next = planned[i][r];
-            return state;
-          }
-        }
-      std::vector<RungEntry> entries;
-      for (std::size_t i = 0; i < survivors.size(); ++i) {
-        RungEntry entry{survivors[i], standing_of(figures[i], search_, estimator_), false, false,
-                        ""};
-        if (figures[i].empty()) entry.standing.note = "not run: the budget was spent";
-        entries.push_back(entry);
-      }
-      const bool last = k + 1 == bracket.levels.size();
-      SearchRung rung{finals.size(),         k,
-                      bracket.levels.size(), level,
-                      budget_spent,          decide_rung(entries, search_, last || budget_spent)};
-      state.rungs.push_back(rung);
-      survivors.clear();
-      for (const auto& entry : rung.decision.ranking) {
-        given[entry.configuration] = entry.standing.values;
-        settled[entry.configuration] =
-            !entry.repeated || (entry.standing.usable && entry.standing.values > 1 &&
-                                entry.standing.width <= search_.settled_width);
-        if (entry.kept) survivors.push_back(entry.configuration);
-      }
-      const bool settles = rung.decision.distinguishable && may_stop_early(search_);
-      if (last || budget_spent || survivors.size() <= 1 || settles) {
-        finals.push_back(rung.decision);
-        break;
-      }
-    }
+    if (!replay_bracket(bracket, walk, &finals, &budget_spent)) return state;
   }
-  // The winner: the best of the brackets' last rungs, each configuration at its best there.
+  choose_winner(finals, &state);
+  state.stopped = stop_reason(state, budget_spent);
+  return state;
+}
+
+// The winner: the best of the brackets' last rungs, each configuration at its best there.
+void SearchPlanner::choose_winner(const std::vector<RungDecision>& finals,
+                                  SearchState* state) const {
   std::vector<RungEntry> candidates;
-  std::set<std::size_t> seen;
   for (const auto& decision : finals)
     for (const auto& entry : decision.ranking) candidates.push_back(entry);
   std::stable_sort(candidates.begin(), candidates.end(),
@@ -204,31 +248,30 @@ SearchState SearchPlanner::replay(const std::vector<TrialRun>& records) const {
                      return ranks_before(a.standing, b.standing, search_);
                    });
   std::vector<RungEntry> distinct;
+  std::set<std::size_t> seen;
   for (const auto& entry : candidates)
     if (seen.insert(entry.configuration).second) distinct.push_back(entry);
   if (!distinct.empty() && distinct[0].standing.usable && distinct[0].standing.reached)
-    state.winner = distinct[0];
-  if (state.winner && distinct.size() > 1) state.runner_up = distinct[1];
-  state.distinguishable = state.winner && clearly_ahead(*state.winner, distinct, search_);
-  char budget_text[96];
-  std::snprintf(budget_text, sizeof budget_text, "budget_s (%g s) spent", search_.budget_s);
-  if (budget_spent)
-    state.stopped = budget_text;
-  else if (!state.winner)
-    state.stopped = search_.objective == SearchObjective::kTimeToTarget
-                        ? "no configuration reached the target"
-                        : "no configuration has a figure";
-  else if (!state.runner_up)
-    state.stopped = "one configuration left: every other was clearly worse";
-  else if (!state.runner_up->standing.usable)
-    state.stopped = "no other configuration has a figure";
-  else if (state.distinguishable)
-    state.stopped = "the winner is distinguishable from the runner-up";
-  else
-    state.stopped = "the last rung: the winner is within noise of the runner-up";
-  if (state.winner && state.runner_up == std::nullopt && configurations_.size() == 1)
-    state.stopped = "one configuration";
-  return state;
+    state->winner = distinct[0];
+  if (state->winner && distinct.size() > 1) state->runner_up = distinct[1];
+  state->distinguishable = state->winner && clearly_ahead(*state->winner, distinct, search_);
+}
+
+std::string SearchPlanner::stop_reason(const SearchState& state, bool budget_spent) const {
+  if (state.winner && !state.runner_up && configurations_.size() == 1) return "one configuration";
+  if (budget_spent) {
+    char text[96];
+    std::snprintf(text, sizeof text, "budget_s (%g s) spent", search_.budget_s);
+    return text;
+  }
+  if (!state.winner)
+    return search_.objective == SearchObjective::kTimeToTarget
+               ? "no configuration reached the target"
+               : "no configuration has a figure";
+  if (!state.runner_up) return "one configuration left: every other was clearly worse";
+  if (!state.runner_up->standing.usable) return "no other configuration has a figure";
+  if (state.distinguishable) return "the winner is distinguishable from the runner-up";
+  return "the last rung: the winner is within noise of the runner-up";
 }
 
 Json SearchPlanner::winner_axes(std::size_t configuration) const {

@@ -76,6 +76,19 @@ class SearchPlanner {
     std::vector<std::size_t> configurations;
     std::vector<int> levels;  // resource per rung
   };
+  struct BracketProgress;
+  struct PlanWalk;
+  std::vector<std::vector<PlannedTrial>> rung_plan(const BracketProgress& progress,
+                                                   int level) const;
+  bool gather_rung(const std::vector<std::vector<PlannedTrial>>& planned, PlanWalk& walk,
+                   std::vector<std::vector<TrialFigure>>* figures, bool* budget_spent) const;
+  RungDecision decide(const BracketProgress& progress,
+                      const std::vector<std::vector<TrialFigure>>& figures, bool final_rung) const;
+  void carry_forward(const RungDecision& decision, BracketProgress* progress) const;
+  bool replay_bracket(const Bracket& bracket, PlanWalk& walk, std::vector<RungDecision>* finals,
+                      bool* budget_spent) const;
+  void choose_winner(const std::vector<RungDecision>& finals, SearchState* state) const;
+  std::string stop_reason(const SearchState& state, bool budget_spent) const;
   std::vector<int> levels() const;
   std::vector<Bracket> brackets() const;
   int full_epochs(std::size_t configuration) const;

@@ -151,6 +151,27 @@ std::string keep_trace(const Json& trace, const Trial& trial, const TrialContext
   return "";
 }
 
+// The thread pool, the communicator and the model and data, on every rank of the group; the
+// first problem any rank has ends the trial on all of them.
+GroupProblem join_and_set_up(const TrainSettings& settings, const Trial& trial,
+                             const TrialContext& context, JoinedBackend* backend,
+                             TrainingSetup* setup, TrainRecord* record) {
+  if (const GroupProblem pool = start_thread_pool(settings.threads, context); pool.any())
+    return pool;
+  // Training reduces fp32 gradients, or the compressed type.
+  *backend = join_backend(context, settings.backend, settings.backend_params,
+                          wire_dtype(settings.compression), torch::cuda::is_available());
+  if (backend->problem.any()) return backend->problem;
+  record->backend = describe_backend(*backend);
+  if (const GroupProblem threads = thread_level_problem(settings); threads.any()) return threads;
+  if (const GroupProblem problem = set_up_on_group(settings, trial, context, *backend, setup);
+      problem.any())
+    return problem;
+  record->model = describe_model(*setup);
+  record->data = describe_data(*setup->data);
+  return {};
+}
+
 }  // namespace
 
 Json run_train_trial(const TrainSettings& settings, const Trial& trial,
@@ -163,21 +184,11 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
     settle_verdict(record);
     return to_json(record);
   };
-  if (const GroupProblem pool = start_thread_pool(settings.threads, context); pool.any())
-    return finish(pool.status, pool.reason);
-  // Training reduces fp32 gradients, or the compressed type.
-  const JoinedBackend backend =
-      join_backend(context, settings.backend, settings.backend_params,
-                   wire_dtype(settings.compression), torch::cuda::is_available());
-  if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
-  record.backend = describe_backend(backend);
-  if (const GroupProblem threads = thread_level_problem(settings); threads.any())
-    return finish(threads.status, threads.reason);
+  JoinedBackend backend;
   TrainingSetup setup;
-  const GroupProblem problem = set_up_on_group(settings, trial, context, backend, &setup);
-  if (problem.any()) return finish(problem.status, problem.reason);
-  record.model = describe_model(setup);
-  record.data = describe_data(*setup.data);
+  if (const GroupProblem problem = join_and_set_up(settings, trial, context, &backend, &setup, &record);
+      problem.any())
+    return finish(problem.status, problem.reason);
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/0);
     BufferSync buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator);
