@@ -51,7 +51,7 @@ from scipy.optimize import nnls  # noqa: E402
 
 from . import two_level  # noqa: E402
 from .formulas import FORMULAS  # noqa: E402
-from .labels import backend_label, hierarchical_levels  # noqa: E402
+from .labels import backend_label, composed_levels  # noqa: E402
 from .results import load_or_exit  # noqa: E402
 
 PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
@@ -81,10 +81,10 @@ def load(spec):
 
 
 def model_backend_label(record):
-    """backend_label, with a hierarchical trial named by its two levels: each composition is a
-    backend of its own here."""
-    levels = hierarchical_levels(record)
-    return f"hierarchical({levels[0]}, {levels[1]})" if levels else backend_label(record)
+    """backend_label, with a composed backend named by its two levels ("hierarchical(shm,
+    gloo:ring)"): each composition is a backend of its own here."""
+    levels = composed_levels(record)
+    return f"{record['backend']['name']}({levels[0]}, {levels[1]})" if levels else backend_label(record)
 
 
 def points_and_steps(records, label, meta=None):
@@ -101,7 +101,7 @@ def points_and_steps(records, label, meta=None):
                 if point.get("p50_us") and point.get("bytes") and r["world_size"] > 1:
                     points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
                                    "n": point["bytes"], "t": point["p50_us"] * 1e-6,
-                                   "layout": shape, "levels": hierarchical_levels(r)})
+                                   "layout": shape, "levels": composed_levels(r)})
         elif r.get("kind", "train") == "train" and r["world_size"] > 1 and (r.get("step_time_ms") or {}).get("comm"):
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],

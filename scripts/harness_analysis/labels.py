@@ -19,17 +19,12 @@ def backend_label(record):
     return f"{name}:{algorithm}" if algorithm else name
 
 
-def hierarchical_levels(record):
-    """(intra label, inter label) of a hierarchical trial, each labelled like a flat trial of
-    that backend ("shm", "gloo:ring"); None for a flat trial."""
-    settings = record.get("settings") or {}
-    if settings.get("backend") != "hierarchical":
-        return None
-    params = settings.get("backend_params") or {}
-
-    def label(name, level_params):
-        return backend_label({"settings": {"backend": name, "backend_params": level_params or {}}})
-    return label(params.get("intra", "shm"), params.get("intra_params")), label(params.get("inter"), params.get("inter_params"))
+def composed_levels(record):
+    """(intra label, inter label) of a trial on a backend composed of two plugins (the record's
+    backend.levels, each labelled like a flat trial of that backend: "shm", "gloo:ring"); None
+    for a backend that is one plugin."""
+    levels = (record.get("backend") or {}).get("levels") or []
+    return tuple(levels) if len(levels) == 2 else None
 
 
 def backend_labeller(records):

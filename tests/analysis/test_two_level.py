@@ -23,11 +23,12 @@ def meta(hosts):
     return {"binding": {"ranks": [{"rank": i, "host": h} for i, h in enumerate(hosts)]}}
 
 
-def record(backend, params, world, seconds):
+def record(backend, params, world, seconds, levels=None):
     points = [{"bytes": n, "p50_us": seconds(n) * 1e6 * (1 + 0.02 * math.sin(3 * i + world))}
               for i, n in enumerate(SIZES)]
+    backend_record = {"name": backend, "levels": levels} if levels else {"name": backend}
     return {"kind": "collective", "status": "ok", "world_size": world, "points": points,
-            "settings": {"backend": backend, "backend_params": params}}
+            "backend": backend_record, "settings": {"backend": backend, "backend_params": params}}
 
 
 def flat(world, hosts, contention=1):
@@ -39,7 +40,8 @@ def flat(world, hosts, contention=1):
 def hierarchical(hosts, per_host):
     def seconds(n):
         return 2 * ring(per_host, n, *INTRA["shm"]) + ring(hosts, n / per_host, *INTER, per_host)
-    return record("hierarchical", {"inter": "gloo", "inter_params": {"algorithm": "ring"}}, hosts * per_host, seconds)
+    return record("hierarchical", {"inter": "gloo", "inter_params": {"algorithm": "ring"}}, hosts * per_host, seconds,
+                  levels=["shm", "gloo:ring"])
 
 
 @pytest.fixture

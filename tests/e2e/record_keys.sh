@@ -26,12 +26,12 @@ import json, os, sys
 d, reference = sys.argv[1], sys.argv[2]
 
 # The reference's rows: | `path` | type | unit | present | meaning |, under one heading per kind.
-listed = {"every": {}, "train": {}, "collective": {}}
+listed = {"every": {}, "train": {}, "collective": {}, "search": {}}
 section = None
 for line in open(reference):
     if line.startswith("## "):
-        section = ("every" if "Every record" in line else
-                   "train" if "Train records" in line else "collective")
+        section = ("every" if "Every record" in line else "train" if "Train records" in line else
+                   "collective" if "Collective records" in line else "search")
     elif line.startswith("| `"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         listed[section][cells[0].strip("`")] = cells[3]

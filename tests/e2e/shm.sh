@@ -60,7 +60,7 @@ kill_job "$job"
 echo "ok: nothing left in /dev/shm after a run and after SIGKILL"
 
 # The composition's parameters are checked before anything runs, each level by its own plugin.
-expect_error '/settings/backend_params/inter: required' "$HARNESS" experiments/smoke.json --dry-run \
+expect_error '/settings/backend_params: missing required key "inter"' "$HARNESS" experiments/smoke.json --dry-run \
   --set settings.backend=hierarchical --set 'settings.backend_params={}'
 expect_error 'backend_params/inter: unknown communicator plugin "nope"' "$HARNESS" experiments/smoke.json \
   --dry-run --set settings.backend=hierarchical --set 'settings.backend_params={"inter": "nope"}'

@@ -20,7 +20,7 @@
 #include "mpi_test_util.h"
 #include "test_support.h"
 #include "trial/backend_join.h"
-#include "trial/hierarchical_backend.h"
+#include "trial/hierarchical_backend.h"  // the composition every composed backend test runs
 
 namespace harness {
 namespace {
@@ -68,8 +68,8 @@ std::vector<Variant> communicator_variants() {
          {R"({"inter": "mpi"})", R"({"inter": "ring", "intra_params": {"chunk_bytes": 1024}})",
           R"({"inter": "gloo", "inter_params": {"algorithm": "halving_doubling"}})"})
       if (registry().find(plugin::PluginKind::kCommunicator,
-                          parse_hierarchical_params(Json::parse(inter)).inter))
-        variants.push_back({kHierarchicalBackend, inter,
+                          communicator_plugins(hierarchical_backend().name, Json::parse(inter)).back()))
+        variants.push_back({hierarchical_backend().name, inter,
                             std::string(inter).find("chunk_bytes") != std::string::npos
                                 ? kManySmallChunks
                                 : std::size_t{1} << 20});
@@ -122,11 +122,9 @@ class Conformance : public ::testing::TestWithParam<Variant> {
  protected:
   void SetUp() override {
     params_ = Json::parse(GetParam().params);
-    // hierarchical: the capabilities that matter are those of the backend across hosts.
+    // A composed backend: the capabilities that matter are those of its level across hosts.
     handle_ = registry().find(plugin::PluginKind::kCommunicator,
-                              GetParam().name == kHierarchicalBackend
-                                  ? parse_hierarchical_params(params_).inter
-                                  : GetParam().name);
+                              communicator_plugins(GetParam().name, params_).back());
     ASSERT_NE(handle_, nullptr);
     const auto capabilities = communicator_capabilities(*handle_);
     if (!capabilities.unavailable_reason.empty()) GTEST_SKIP() << capabilities.unavailable_reason;
@@ -401,12 +399,12 @@ TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
 
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
   std::shared_ptr<plugin::Communicator> communicator;
-  if (GetParam().name == kHierarchicalBackend) {
-    const auto levels = parse_hierarchical_params(params_);
-    communicator = make_hierarchical(
-        create_communicator(*registry().find(plugin::PluginKind::kCommunicator, levels.intra),
-                            levels.intra_params),
-        create_communicator(*handle_, levels.inter_params), levels);
+  if (const ComposedBackend* composed = find_composed_backend(GetParam().name)) {
+    std::vector<std::shared_ptr<plugin::Communicator>> levels;
+    for (const ComposedLevel& level : composed_levels(*composed, params_))
+      levels.push_back(create_communicator(
+          *registry().find(plugin::PluginKind::kCommunicator, level.plugin), level.params));
+    communicator = composed->compose(std::move(levels), params_);
   } else {
     communicator = create_communicator(*handle_, params_);
   }

@@ -39,6 +39,8 @@ std::pair<std::string, Json> type_of() {
   } else if constexpr (std::is_same_v<T, Json>) {
     return {"object", {{"type", "object"}}};
   } else if constexpr (IsVector<T>::value) {
+    if constexpr (std::is_same_v<typename T::value_type, std::string>)
+      return {"array of strings", {{"type", "array"}, {"items", {{"type", "string"}}}}};
     // A figure that is not finite (a diverged loss) is written as null.
     const bool integers = std::is_integral_v<typename T::value_type>;
     return {integers ? "array of integers" : "array of numbers",

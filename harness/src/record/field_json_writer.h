@@ -24,8 +24,8 @@ class JsonWriter {
       field(*value, text);
     } else if constexpr (std::is_same_v<T, TrialStatus>) {
       put(text, trial_status_name(value));
-    } else if constexpr (std::is_same_v<T, Json>) {
-      if (text.presence == Presence::kWhen && (value.is_null() || value.empty())) return;
+    } else if constexpr (std::is_same_v<T, Json> || IsVector<T>::value) {
+      if (text.presence == Presence::kWhen && value.empty()) return;  // null Json is empty
       put(text, Json(value));
     } else {
       put(text, Json(value));

@@ -68,6 +68,9 @@ IfPart<Backend, BackendRecord> visit(V& v, Backend& b) {
                                    "communicator provided; host: ordinary memory; mixed: some of "
                                    "each, with how many and their bytes",
                      kWhen, "the buffers were placed"});
+  v.field(b.levels, {"levels", "", "a backend composed of plugins: each level's label, within "
+                                   "hosts first (\"shm\", \"gloo:ring\")",
+                     kWhen, "the backend is composed of plugins"});
 }
 
 template <typename V, typename Speed>

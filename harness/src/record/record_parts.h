@@ -51,6 +51,7 @@ struct BackendRecord {
   std::string version;
   std::string algorithm;
   std::optional<std::string> memory;  // "communicator" or "host", once the buffers are placed
+  std::vector<std::string> levels;    // a composed backend's levels, innermost first
 };
 
 // The quiet-machine gate's account of the trial (trial/quiet_gate.h).

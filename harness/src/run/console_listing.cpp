@@ -14,7 +14,7 @@
 #include "run/trial_kinds.h"
 #include "spec/axes_text.h"
 #include "spec/experiment.h"
-#include "trial/hierarchical_backend.h"
+#include "trial/composed_backend.h"
 
 namespace harness {
 
@@ -102,7 +102,7 @@ void print_plugins_needed(const std::vector<Trial>& trials, std::FILE* out) {
                                                    settings.value("backend_params", Json::object())))
         needed.insert("comm:" + name);
     } catch (const std::invalid_argument&) {
-      // Wrong hierarchical parameters name no level; the dry run says what is wrong with them.
+      // Wrong parameters of a composed backend name no level; the dry run says what is wrong.
     }
   }
   for (const auto& line : needed) std::fprintf(out, "%s\n", line.c_str());

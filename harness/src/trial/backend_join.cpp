@@ -7,7 +7,7 @@
 #include "loader/plugin_capabilities.h"
 #include "mpi/trial_groups.h"
 #include "mpi/watchdog.h"
-#include "trial/hierarchical_backend.h"
+#include "trial/composed_backend.h"
 
 namespace harness {
 namespace {
@@ -54,41 +54,47 @@ GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available,
 
 namespace {
 
-// Both levels must be host-buffer backends that take the element type.
-GroupProblem hierarchical_problem(const PluginHandle* intra, const PluginHandle* inter,
-                                  bool cuda_available, plugin::DType dtype) {
-  for (const PluginHandle* level : {intra, inter}) {
+// Every level must be a host-buffer backend that takes the element type.
+GroupProblem levels_problem(const std::vector<const PluginHandle*>& levels,
+                            const std::string& composed, bool cuda_available,
+                            plugin::DType dtype) {
+  for (const PluginHandle* level : levels) {
     GroupProblem problem = backend_problem(level, cuda_available, dtype);
     if (problem.any()) return problem;
     if (communicator_capabilities(*level).requires_cuda)
-      return {TrialStatus::kSkipped, "hierarchical composes host-buffer backends; " + level->name +
+      return {TrialStatus::kSkipped, composed + " composes host-buffer backends; " + level->name +
                                          " reduces device buffers"};
   }
   return {};
 }
 
-JoinedBackend join_hierarchical(const TrialContext& context, const Json& params,
-                                plugin::DType dtype, bool cuda_available) {
+JoinedBackend join_composed(const ComposedBackend& composed, const TrialContext& context,
+                            const Json& params, plugin::DType dtype, bool cuda_available) {
   JoinedBackend joined;
-  joined.name = kHierarchicalBackend;
-  HierarchicalParams levels;
+  joined.name = composed.name;
+  std::vector<ComposedLevel> levels;
   try {
-    levels = parse_hierarchical_params(params);
+    levels = composed_levels(composed, params);
   } catch (const std::exception& e) {
-    joined.problem = {TrialStatus::kFailed, std::string("hierarchical: ") + e.what()};
+    joined.problem = {TrialStatus::kFailed, composed.name + ": " + e.what()};
     return joined;
   }
-  const PluginHandle* intra =
-      context.plugins->find(plugin::PluginKind::kCommunicator, levels.intra);
-  joined.plugin = context.plugins->find(plugin::PluginKind::kCommunicator, levels.inter);
+  std::vector<const PluginHandle*> plugins;
+  for (const ComposedLevel& level : levels) {
+    plugins.push_back(context.plugins->find(plugin::PluginKind::kCommunicator, level.plugin));
+    joined.levels.push_back(level_label(level));
+  }
+  joined.plugin = plugins.back();  // the outermost level: the one across hosts
   joined.problem = agree_on_problem(
-      context.comm, hierarchical_problem(intra, joined.plugin, cuda_available, dtype),
-      context.watchdog);
+      context.comm, levels_problem(plugins, composed.name, cuda_available, dtype), context.watchdog);
   if (joined.problem.any()) return joined;
-  joined.version = intra->version + "+" + joined.plugin->version;
+  for (const PluginHandle* plugin : plugins)
+    joined.version += (joined.version.empty() ? "" : "+") + plugin->version;
   const auto create = [&] {
-    return make_hierarchical(create_communicator(*intra, levels.intra_params),
-                             create_communicator(*joined.plugin, levels.inter_params), levels);
+    std::vector<std::shared_ptr<plugin::Communicator>> communicators;
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      communicators.push_back(create_communicator(*plugins[i], levels[i].params));
+    return composed.compose(std::move(communicators), params);
   };
   joined.problem =
       agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
@@ -99,8 +105,8 @@ JoinedBackend join_hierarchical(const TrialContext& context, const Json& params,
 
 JoinedBackend join_backend(const TrialContext& context, const std::string& backend,
                            const Json& params, plugin::DType dtype, bool cuda_available) {
-  if (backend == kHierarchicalBackend)
-    return join_hierarchical(context, params, dtype, cuda_available);
+  if (const ComposedBackend* composed = find_composed_backend(backend))
+    return join_composed(*composed, context, params, dtype, cuda_available);
   JoinedBackend joined;
   joined.name = backend;
   joined.plugin = context.plugins->find(plugin::PluginKind::kCommunicator, backend);
@@ -118,7 +124,8 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
 }
 
 BackendRecord describe_backend(const JoinedBackend& backend) {
-  return {backend.name, backend.version, backend.communicator->describe(), std::nullopt};
+  return {backend.name, backend.version, backend.communicator->describe(), std::nullopt,
+          backend.levels};
 }
 
 }  // namespace harness

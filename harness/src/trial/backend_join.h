@@ -16,9 +16,10 @@
 namespace harness {
 
 struct JoinedBackend {
-  const PluginHandle* plugin = nullptr;  // hierarchical: the backend across hosts
+  const PluginHandle* plugin = nullptr;  // composed: its outermost level (across hosts)
   std::string name, version;             // as recorded
   std::shared_ptr<plugin::Communicator> communicator;
+  std::vector<std::string> levels;  // composed: each level's label, innermost first
   bool on_cuda = false;  // the backend reduces device buffers
   GroupProblem problem;  // any(): the trial cannot run (the same on every rank)
 };

@@ -8,24 +8,48 @@
 
 #include "harness/plugin/half_float.h"
 #include "harness/plugin/mpi_broadcast.h"
+#include "spec/schema.h"
+#include "spec/settings_table.h"
 
 namespace harness {
 namespace {
 
-std::string text_field(const Json& params, const char* key, const std::string& fallback) {
-  if (!params.contains(key)) return fallback;
-  if (!params[key].is_string() || params[key].get<std::string>().empty())
-    throw std::invalid_argument(std::string("/") + key + ": expected a backend name, got " +
-                                params[key].dump());
-  return params[key].get<std::string>();
+// backend_params of a hierarchical trial.
+struct HierarchicalParams {
+  std::string intra = "shm";
+  Json intra_params = Json::object();
+  std::string inter;
+  Json inter_params = Json::object();
+};
+
+const SettingsTable<HierarchicalParams>& params_table() {
+  using P = HierarchicalParams;
+  static const auto table =
+      SettingsTable<P>()
+          .add("intra", &P::intra, "the communicator plugin within each host")
+          .add("intra_params", &P::intra_params, "its parameters")
+          .add("inter", &P::inter, "the communicator plugin across hosts (mpi, gloo, ring)")
+          .required()
+          .add("inter_params", &P::inter_params, "its parameters");
+  return table;
 }
 
-Json object_field(const Json& params, const char* key) {
-  if (!params.contains(key)) return Json::object();
-  if (!params[key].is_object())
-    throw std::invalid_argument(std::string("/") + key + ": expected an object, got " +
-                                params[key].dump());
-  return params[key];
+// Throws std::invalid_argument naming the field: unknown keys, a missing inter, wrong types.
+HierarchicalParams parse_params(const Json& params) {
+  if (!params.is_object())
+    throw std::invalid_argument("expected an object {\"inter\": ..., ...}, got " + params.dump());
+  const Schema schema = params_table().schema();
+  ErrorList errors;
+  validate_object(schema, "", params, "", /*check_required=*/true, errors);
+  if (errors.empty()) return params_table().parse(with_defaults(schema, params));
+  // "/inter: ..." names a field; a message about the object itself comes as ": ...".
+  const std::string& first = errors.messages().front();
+  throw std::invalid_argument(first.rfind(": ", 0) == 0 ? first.substr(2) : first);
+}
+
+std::vector<ComposedLevel> levels_of(const Json& params) {
+  const HierarchicalParams parsed = parse_params(params);
+  return {{"intra", parsed.intra, parsed.intra_params}, {"inter", parsed.inter, parsed.inter_params}};
 }
 
 std::size_t element_bytes(plugin::DType dtype) {
@@ -169,36 +193,14 @@ class HierarchicalCommunicator final : public plugin::Communicator {
 
 }  // namespace
 
-HierarchicalParams parse_hierarchical_params(const Json& params) {
-  if (!params.is_object())
-    throw std::invalid_argument("expected an object {\"inter\": ..., ...}, got " + params.dump());
-  for (const auto& [key, value] : params.items())
-    if (key != "intra" && key != "intra_params" && key != "inter" && key != "inter_params")
-      throw std::invalid_argument("/" + key +
-                                  ": unknown parameter (hierarchical takes intra, intra_params, "
-                                  "inter, inter_params)");
-  HierarchicalParams parsed;
-  parsed.intra = text_field(params, "intra", parsed.intra);
-  parsed.inter = text_field(params, "inter", "");
-  if (parsed.inter.empty())
-    throw std::invalid_argument("/inter: required: the backend across hosts (mpi, gloo, ring)");
-  if (parsed.intra == kHierarchicalBackend || parsed.inter == kHierarchicalBackend)
-    throw std::invalid_argument("hierarchical cannot contain itself");
-  parsed.intra_params = object_field(params, "intra_params");
-  parsed.inter_params = object_field(params, "inter_params");
-  return parsed;
-}
-
-std::vector<std::string> communicator_plugins(const std::string& backend, const Json& params) {
-  if (backend != kHierarchicalBackend) return {backend};
-  const HierarchicalParams levels = parse_hierarchical_params(params);
-  return {levels.intra, levels.inter};
-}
-
-std::shared_ptr<plugin::Communicator> make_hierarchical(std::shared_ptr<plugin::Communicator> intra,
-                                                        std::shared_ptr<plugin::Communicator> inter,
-                                                        const HierarchicalParams& params) {
-  return std::make_shared<HierarchicalCommunicator>(std::move(intra), std::move(inter), params);
+const ComposedBackend& hierarchical_backend() {
+  static const ComposedBackend backend{
+      "hierarchical", levels_of,
+      [](std::vector<std::shared_ptr<plugin::Communicator>> levels, const Json& params) {
+        return std::shared_ptr<plugin::Communicator>(std::make_shared<HierarchicalCommunicator>(
+            std::move(levels[0]), std::move(levels[1]), parse_params(params)));
+      }};
+  return backend;
 }
 
 }  // namespace harness

@@ -1,10 +1,9 @@
 #include "trial/plugin_validation.h"
 
-#include <tuple>
 
 #include "loader/communicator_factory.h"
 #include "spec/did_you_mean.h"
-#include "trial/hierarchical_backend.h"
+#include "trial/composed_backend.h"
 
 namespace harness {
 namespace {
@@ -30,39 +29,41 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
 
 namespace {
 
-// The two levels' names and parameters, each checked as its own backend's would be.
-std::vector<const PluginHandle*> check_hierarchical(ValidationContext& context,
-                                                    const Json& params) {
-  HierarchicalParams levels;
+// A composed backend's levels: each named plugin found and its parameters checked as that
+// backend's own would be.
+std::vector<const PluginHandle*> check_composed(ValidationContext& context,
+                                                const ComposedBackend& composed,
+                                                const Json& params) {
+  std::vector<ComposedLevel> levels;
   try {
-    levels = parse_hierarchical_params(params);
+    levels = composed_levels(composed, params);
   } catch (const std::exception& e) {
     context.add_inside("backend_params", e.what());
     return {};
   }
-  const PluginHandle* intra = find_plugin_or_report(context, plugin::PluginKind::kCommunicator,
-                                                    "backend_params.intra", levels.intra);
-  const PluginHandle* inter = find_plugin_or_report(context, plugin::PluginKind::kCommunicator,
-                                                    "backend_params.inter", levels.inter);
-  for (const auto& [handle, level, field] :
-       {std::tuple{intra, &levels.intra_params, "backend_params.intra_params"},
-        std::tuple{inter, &levels.inter_params, "backend_params.inter_params"}}) {
-    if (!handle) continue;
+  std::vector<const PluginHandle*> plugins;
+  for (const ComposedLevel& level : levels) {
+    const std::string field = "backend_params." + level.field;
+    const PluginHandle* plugin =
+        find_plugin_or_report(context, plugin::PluginKind::kCommunicator, field, level.plugin);
+    if (!plugin) continue;
     try {
-      create_communicator(*handle, *level);
+      create_communicator(*plugin, level.params);
     } catch (const std::exception& e) {
-      context.add_inside(field, e.what());
+      context.add_inside(field + "_params", e.what());
     }
+    plugins.push_back(plugin);
   }
-  if (!intra || !inter) return {};
-  return {intra, inter};
+  if (plugins.size() != levels.size()) return {};
+  return plugins;
 }
 
 }  // namespace
 
 std::vector<const PluginHandle*> check_backend(ValidationContext& context,
                                                const std::string& backend, const Json& params) {
-  if (backend == kHierarchicalBackend) return check_hierarchical(context, params);
+  if (const ComposedBackend* composed = find_composed_backend(backend))
+    return check_composed(context, *composed, params);
   const PluginHandle* plugin =
       find_plugin_or_report(context, plugin::PluginKind::kCommunicator, "backend", backend);
   if (!plugin) return {};
