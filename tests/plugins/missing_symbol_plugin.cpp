@@ -1,4 +1,4 @@
-// A model plugin whose info is fine but which forgot to export harness_create_model_v1.
+// A model plugin whose info is fine but which forgot to export its factory (harness_create_model_v<API>).
 #include "harness/plugin/register.h"
 
 extern "C" HARNESS_PLUGIN_EXPORT const harness::plugin::PluginInfo*

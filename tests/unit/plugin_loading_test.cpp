@@ -66,7 +66,8 @@ TEST(PluginLoading, MissingEntryPointIsNamed) {
   PluginHandle handle;
   const std::string error =
       open_plugin(kTestPlugins + "/libharness_comm_missing_symbol.so", &handle);
-  EXPECT_CONTAINS(error, "missing symbol harness_create_model_v1");
+  EXPECT_CONTAINS(error, std::string("missing symbol ") + plugin::kCreateModelSymbol);
+  EXPECT_CONTAINS(error, "_v" + std::to_string(plugin::kApiVersion));
 }
 
 TEST(PluginLoading, NotALibrary) {

@@ -65,12 +65,12 @@ void capabilities_guarded(Capabilities* out) noexcept {
 
 #define HARNESS_REGISTER_MODEL(Class)                                                              \
   HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kModel)                               \
-  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Model* harness_create_model_v1(              \
+  extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Model* HARNESS_PLUGIN_SYMBOL(harness_create_model)( \
       const char* params_json, ::harness::plugin::Status* status) noexcept {                       \
     return ::harness::plugin::detail::create_guarded<Class, ::harness::plugin::Model>(params_json, \
                                                                                       status);     \
   }                                                                                                \
-  extern "C" HARNESS_PLUGIN_EXPORT void harness_model_capabilities_v1(                             \
+  extern "C" HARNESS_PLUGIN_EXPORT void HARNESS_PLUGIN_SYMBOL(harness_model_capabilities)(        \
       ::harness::plugin::ModelCapabilities* out) noexcept {                                        \
     ::harness::plugin::detail::capabilities_guarded<::harness::plugin::ModelCapabilities, Class>(  \
         out);                                                                                      \
@@ -79,12 +79,12 @@ void capabilities_guarded(Capabilities* out) noexcept {
 #define HARNESS_REGISTER_COMMUNICATOR(Class)                                                     \
   HARNESS_PLUGIN_INFO_(Class, ::harness::plugin::PluginKind::kCommunicator)                      \
   extern "C" HARNESS_PLUGIN_EXPORT ::harness::plugin::Communicator*                              \
-  harness_create_communicator_v1(const char* params_json,                                        \
+  HARNESS_PLUGIN_SYMBOL(harness_create_communicator)(const char* params_json,                     \
                                  ::harness::plugin::Status* status) noexcept {                   \
     return ::harness::plugin::detail::create_guarded<Class, ::harness::plugin::Communicator>(    \
         params_json, status);                                                                    \
   }                                                                                              \
-  extern "C" HARNESS_PLUGIN_EXPORT void harness_communicator_capabilities_v1(                    \
+  extern "C" HARNESS_PLUGIN_EXPORT void HARNESS_PLUGIN_SYMBOL(harness_communicator_capabilities)( \
       ::harness::plugin::CommunicatorCapabilities* out) noexcept {                               \
     ::harness::plugin::detail::capabilities_guarded<::harness::plugin::CommunicatorCapabilities, \
                                                     Class>(out);                                 \

@@ -6,7 +6,8 @@
 namespace harness::plugin {
 
 // Bump when any header in harness/plugin/ changes in a way that breaks binary compatibility.
-inline constexpr std::uint32_t kApiVersion = 3;
+#define HARNESS_PLUGIN_API_VERSION 3
+inline constexpr std::uint32_t kApiVersion = HARNESS_PLUGIN_API_VERSION;
 
 #ifndef HARNESS_BUILD_ID
 #define HARNESS_BUILD_ID "unversioned"
@@ -26,7 +27,9 @@ inline const char* plugin_kind_name(PluginKind kind) noexcept {
 }
 
 // What harness_plugin_info_v1() returns. Plain data so it can be read before anything else
-// about the plugin is trusted.
+// about the plugin is trusted. Its layout is version 1 of the entry point and never changes:
+// every plugin, whatever API it was built for, exports it under that name, so that the host
+// can read a plugin's api_version and refuse it by name rather than not find it.
 struct PluginInfo {
   std::uint32_t api_version;
   const char* build_id;
@@ -36,12 +39,20 @@ struct PluginInfo {
   const char* description;
 };
 
-// Exported symbol names, versioned so that a future v2 host can still look for v1.
+// The factories' exported names carry the API version they were built for
+// (harness_create_model_v3): a host of another API finds none of them, never a mismatch.
+#define HARNESS_PLUGIN_SYMBOL_(name, version) name##_v##version
+#define HARNESS_PLUGIN_SYMBOL_AT_(name, version) HARNESS_PLUGIN_SYMBOL_(name, version)
+#define HARNESS_PLUGIN_SYMBOL(name) HARNESS_PLUGIN_SYMBOL_AT_(name, HARNESS_PLUGIN_API_VERSION)
+
 inline constexpr const char* kInfoSymbol = "harness_plugin_info_v1";
-inline constexpr const char* kCreateModelSymbol = "harness_create_model_v1";
-inline constexpr const char* kModelCapabilitiesSymbol = "harness_model_capabilities_v1";
-inline constexpr const char* kCreateCommunicatorSymbol = "harness_create_communicator_v1";
+inline constexpr const char* kCreateModelSymbol =
+    HARNESS_PLUGIN_STR(HARNESS_PLUGIN_SYMBOL(harness_create_model));
+inline constexpr const char* kModelCapabilitiesSymbol =
+    HARNESS_PLUGIN_STR(HARNESS_PLUGIN_SYMBOL(harness_model_capabilities));
+inline constexpr const char* kCreateCommunicatorSymbol =
+    HARNESS_PLUGIN_STR(HARNESS_PLUGIN_SYMBOL(harness_create_communicator));
 inline constexpr const char* kCommunicatorCapabilitiesSymbol =
-    "harness_communicator_capabilities_v1";
+    HARNESS_PLUGIN_STR(HARNESS_PLUGIN_SYMBOL(harness_communicator_capabilities));
 
 }  // namespace harness::plugin
