@@ -52,6 +52,7 @@ from scipy.optimize import nnls  # noqa: E402
 from . import two_level  # noqa: E402
 from .formulas import FORMULAS  # noqa: E402
 from .labels import backend_label, composed_levels  # noqa: E402
+from .record_schema import as_record  # noqa: E402
 from .results import load_or_exit  # noqa: E402
 
 PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
@@ -93,21 +94,22 @@ def points_and_steps(records, label, meta=None):
     hierarchical one its levels' backends, for the two-level model."""
     points, steps = [], []
     for r in records:
-        if r.get("status") != "ok":
+        r = as_record(r)
+        if r.status != "ok":
             continue
-        if r.get("kind") == "collective":  # collective trials time allreduce
+        if r.kind == "collective":  # collective trials time allreduce
             shape = two_level.layout(meta or {}, r["world_size"])
-            for point in r.get("points", []):
-                if point.get("p50_us") and point.get("bytes") and r["world_size"] > 1:
+            for point in r.points:
+                if point.p50_us and point.bytes and r.world_size > 1:
                     points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
                                    "n": point["bytes"], "t": point["p50_us"] * 1e-6,
                                    "layout": shape, "levels": composed_levels(r)})
-        elif r.get("kind", "train") == "train" and r["world_size"] > 1 and (r.get("step_time_ms") or {}).get("comm"):
+        elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm:
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
-                          "buckets": r.get("gradient_reduction", {}).get("buckets", 1),
+                          "buckets": r.gradient_reduction.buckets or 1,
                           "t": r["step_time_ms"]["comm"] * 1e-3,
-                          "compute": (r["step_time_ms"].get("compute") or 0) * 1e-3})
+                          "compute": (r.step_time_ms.compute or 0) * 1e-3})
     return points, steps
 
 

@@ -40,9 +40,8 @@ def train_frame(records, meta=None):
         if r.kind != "train":
             continue
         s = r.settings
-        throughput, times = r.throughput or {}, r.step_time_ms or {}
-        low, high = _interval(throughput.get("samples_per_s_ci95"))
-        loss = r.loss or {}
+        throughput, times, loss = r.throughput, r.step_time_ms, r.loss
+        low, high = _interval(throughput.samples_per_s_ci95)
         rows.append({
             "index": r.index, "part": r.part, "point": r.point, "noisy": bool(r.noisy),
             "status": r.status, "measured": bool(r.measured), "reason": r.reason, "backend": backend_label(r),
@@ -52,19 +51,19 @@ def train_frame(records, meta=None):
             "world_size": r.world_size, "batch": s.get("batch_size"),
             "oversubscribed": oversubscribed(meta or {}, r.world_size),
             "repetition": r.repetition,
-            "samples_per_s": throughput.get("samples_per_s"),
-            "samples_per_s_wall": throughput.get("samples_per_s_wall"),
+            "samples_per_s": throughput.samples_per_s,
+            "samples_per_s_wall": throughput.samples_per_s_wall,
             "samples_per_s_lo": low, "samples_per_s_hi": high,
-            "compute_ms": times.get("compute"), "exposed_comm_ms": times.get("exposed_comm"),
-            "comm_ms": times.get("comm"), "optimizer_ms": times.get("optimizer"),
-            "step_ms": times.get("p50"), "overlap_fraction": r.overlap_fraction,
+            "compute_ms": times.compute, "exposed_comm_ms": times.exposed_comm,
+            "comm_ms": times.comm, "optimizer_ms": times.optimizer,
+            "step_ms": times.p50, "overlap_fraction": r.overlap_fraction,
             "fusion_bytes": s.get("fusion_bytes"), "overlap": bool(s.get("overlap", False)),
             "compression": s.get("compression", "none"),
             "epochs": s.get("epochs"),
-            "final_loss": loss.get("final"), "val_loss": loss.get("validation"),
-            "auroc": get(r, "detection_points", "auroc", default=get(r, "detection", "auroc")),
-            "loss_per_epoch": loss.get("per_epoch") or [],
-            "loss_per_step": loss.get("per_step") or [],
+            "final_loss": loss.final, "val_loss": loss.validation,
+            "auroc": r.detection_points.auroc if r.detection_points else r.detection.auroc,
+            "loss_per_epoch": loss.per_epoch or [],
+            "loss_per_step": loss.per_step or [],
         })
     return pd.DataFrame(rows)
 

@@ -23,28 +23,27 @@ from .results import load_or_exit
 
 def benchmark_name(record, suffix=""):
     parts = [record["kind"]]
-    if record.get("part"):
+    if record.part:
         parts.append(record["part"])
-    label = axes_label(record.get("axes", {}))
+    label = axes_label(record.axes or {})
     if label:
         parts.append(label)
     return "/".join(parts) + suffix
 
 
 def train_runs(record):
-    throughput = (record.get("throughput") or {}).get("samples_per_s")
+    throughput = record.throughput.samples_per_s
     if not throughput:
         return []
     counters = {"samples_per_s": throughput}
-    detection = record.get("detection") or {}
-    if detection.get("auroc") is not None:
-        counters["auroc"] = detection["auroc"]
-    final_loss = (record.get("loss") or {}).get("final")
+    if record.detection.auroc is not None:
+        counters["auroc"] = record.detection.auroc
+    final_loss = record.loss.final
     if final_loss is not None:
         counters["final_loss"] = final_loss
     return [gbench_format.iteration_run(
-        benchmark_name(record), 0, record.get("repetition", 0), 1, 1e9 / throughput, "ns",
-        (record.timing or {}).get("steps") or 1, counters)]
+        benchmark_name(record), 0, record.repetition or 0, 1, 1e9 / throughput, "ns",
+        record.timing.steps or 1, counters)]
 
 
 def collective_runs(record):
@@ -65,10 +64,10 @@ def export(results_dir):
     meta = results.meta
     runs, left_out = [], 0
     for record in results.records:
-        if record.get("status") != "ok":
+        if record.status != "ok":
             left_out += 1
             continue
-        runs += train_runs(record) if record.get("kind") == "train" else collective_runs(record)
+        runs += train_runs(record) if record.kind == "train" else collective_runs(record)
     if left_out:
         print(f"export_gbench: left out {left_out} trial(s) that did not finish ok",
               file=sys.stderr)

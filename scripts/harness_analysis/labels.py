@@ -2,6 +2,8 @@
 import json
 import os
 
+from .record_schema import as_record
+
 
 def model_label(settings):
     """"autoencoder" for a built-in plugin; "torchscript:my_model.pt" for a model read from a
@@ -13,7 +15,7 @@ def model_label(settings):
 
 def backend_label(record):
     """"gloo:ring" for gloo with backend_params.algorithm "ring", "mpi" for mpi."""
-    settings = record.get("settings") or {}
+    settings = as_record(record).settings or {}
     name = settings.get("backend", "?")
     algorithm = (settings.get("backend_params") or {}).get("algorithm")
     return f"{name}:{algorithm}" if algorithm else name
@@ -23,7 +25,7 @@ def composed_levels(record):
     """(intra label, inter label) of a trial on a backend composed of two plugins (the record's
     backend.levels, each labelled like a flat trial of that backend: "shm", "gloo:ring"); None
     for a backend that is one plugin."""
-    levels = (record.get("backend") or {}).get("levels") or []
+    levels = as_record(record).backend.levels or []
     return tuple(levels) if len(levels) == 2 else None
 
 
@@ -31,14 +33,15 @@ def backend_labeller(records):
     """A backend_label that also names the backend parameters other than the algorithm which
     differ between the records of one backend ("gloo:ring receive=busy_poll"), so that
     configurations of one backend are never taken for one another."""
+    records = [as_record(r) for r in records]
     keys = {}
     for r in records:
-        params = (r.get("settings") or {}).get("backend_params") or {}
+        params = (r.settings or {}).get("backend_params") or {}
         keys.setdefault(backend_label(r), set()).update(k for k in params if k != "algorithm")
     # A parameter left out (its default) differs from one given, so it counts as a value.
     seen = {}
     for r in records:
-        params = (r.get("settings") or {}).get("backend_params") or {}
+        params = (r.settings or {}).get("backend_params") or {}
         for key in keys[backend_label(r)]:
             value = json.dumps(params[key], sort_keys=True) if key in params else None
             seen.setdefault((backend_label(r), key), set()).add(value)
@@ -48,8 +51,9 @@ def backend_labeller(records):
             varying.setdefault(label, []).append(key)
 
     def label_of(record):
+        record = as_record(record)
         label = backend_label(record)
-        params = (record.get("settings") or {}).get("backend_params") or {}
+        params = (record.settings or {}).get("backend_params") or {}
         extra = [f"{key}={params[key]}" for key in sorted(varying.get(label, [])) if key in params]
         return " ".join([label] + extra)
     return label_of
@@ -64,7 +68,8 @@ def axes_label(axes):
 
 def point_of(record):
     """A sweep point: the part and the resolved settings (repetition and seed left out)."""
-    return record.get("part", "") + " " + json.dumps(record.get("settings") or {}, sort_keys=True)
+    record = as_record(record)
+    return (record.part or "") + " " + json.dumps(record.settings or {}, sort_keys=True)
 
 
 def get(record, *path, default=None):

@@ -29,7 +29,7 @@ class Facts:
     def __init__(self, records, meta, ok, coll, aggregates, memcpy_gbps):
         self.records, self.meta, self.ok, self.coll = records, meta, ok, coll
         self.aggregates, self.memcpy_gbps = aggregates, memcpy_gbps
-        self.statuses = Counter(r.get("status") for r in records)
+        self.statuses = Counter(r.status for r in records)
         self.repetitions = get(meta, "experiment", "repetitions", default=1) or 1
         self.estimator = get(meta, "estimator", "name", default="median")
         coverage = [a.get("ci_coverage") for a in aggregates if isinstance(a.get("ci_coverage"), float)]
@@ -49,7 +49,7 @@ def rule_1(f):
 
 
 def rule_2(f):
-    skipped = [r for r in f.records if r.get("status") == "skipped"]
+    skipped = [r for r in f.records if r.status == "skipped"]
     cores = get(f.meta, "cpu", "count", default="?")
     over = sorted({int(w) for frame in (f.ok, f.coll) if not frame.empty and "oversubscribed" in frame
                    for w in frame.loc[frame["oversubscribed"], "world_size"]})
@@ -57,7 +57,7 @@ def rule_2(f):
     if over:
         text += f"; world size {', '.join(map(str, over))} oversubscribes it and is not ranked"
     if skipped:
-        reasons = Counter(r.get("reason", "") for r in skipped).most_common(1)[0][0]
+        reasons = Counter(r.reason or "" for r in skipped).most_common(1)[0][0]
         text += f"; {len(skipped)} trials skipped, each with its reason (e.g. \"{reasons}\")"
     return "met", text
 

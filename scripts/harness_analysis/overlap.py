@@ -72,11 +72,11 @@ def plot_breakdown(ok, canvas):
 
 def pick_trace(records):
     """The trial whose timeline shows the most: overlapped, with the most buckets."""
-    candidates = [r for r in records if r.get("status") == "ok" and r.get("trace_file")]
+    candidates = [r for r in records if r.status == "ok" and r.trace_file]
     if not candidates:
         return None
-    return max(candidates, key=lambda r: (bool(r.get("settings", {}).get("overlap")),
-                                          r.get("gradient_reduction", {}).get("buckets", 0)))
+    return max(candidates, key=lambda r: (bool(r.settings.get("overlap")),
+                                          r.gradient_reduction.buckets or 0))
 
 
 def plot_timeline(results_dir, records, canvas):
@@ -111,7 +111,7 @@ def plot_timeline(results_dir, records, canvas):
     ax.set_yticklabels([f"rank {p} {'compute' if t == 0 else 'comm thread'}" for p, t in lanes], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel(f"ms from the start of step {step} (black ticks: a bucket's gradients are all in)")
-    s = record.get("settings", {})
+    s = record.settings or {}
     ax.set_title(f"timeline: {s.get('model')} on {s.get('backend')}, N={record.get('world_size')}, "
                  f"{configuration(pd.Series({k: s.get(k) for k in SETTINGS}))}, "
                  f"{record['gradient_reduction']['buckets']} buckets", fontsize=9)

@@ -54,7 +54,7 @@ def paired(records, part, varied, by_fusion=False):
     size when by_fusion), so each repetition pairs the two values of `varied`."""
     pairs = {}
     for r in records:
-        if r.get("part", "") != part or r["status"] != "ok":
+        if (r.part or "") != part or r.status != "ok":
             continue
         label = r["settings"]["backend"]
         if by_fusion:
@@ -74,7 +74,7 @@ def rows(records):
                   for p in reps.values() if len(p) == 2]
         if ratios:
             out.append(("fused / per-tensor samples/s, autoencoder", backend, ratios, ">=", 4.0))
-    testbed = any(r.get("part", "") == "" for r in records)  # overlap_testbed.json has no parts
+    testbed = any(not r.part for r in records)  # overlap_testbed.json has no parts
     for backend, reps in sorted(paired(records, "" if testbed else "overlap", "overlap", True).items()):
         both = [p for p in reps.values() if len(p) == 2]
         ratios = [p[True]["throughput"]["samples_per_s"] / p[False]["throughput"]["samples_per_s"] for p in both]

@@ -3,8 +3,9 @@ kept equal to it by a test) and a checker for the keywords the harness's schemas
 subset as the harness's own checker (harness/src/common/json_schema_check.cpp).
 
 Records come back from results.read_trials as Record objects: dicts whose declared fields are
-also attributes (record.throughput.samples_per_s); a declared field a record lacks reads None,
-a name the schema does not declare is an AttributeError, so a misspelt field fails loudly."""
+also attributes (record.throughput.samples_per_s); a declared value a record lacks reads None,
+a declared object it lacks (or that is null) reads as an empty, falsy Record, and a name the
+schema does not declare is an AttributeError, so a misspelt field fails loudly."""
 import json
 import os
 
@@ -20,6 +21,8 @@ def load_schema(path=os.path.join(_HERE, "record_schema.json")):
 
 
 SCHEMA = load_schema()
+# search.json's (harness --search-schema, kept equal to it by a test).
+SEARCH_SCHEMA = load_schema(os.path.join(_HERE, "search_schema.json"))
 
 
 def _has_type(value, name):
@@ -150,8 +153,13 @@ class Record(dict):
 
 
 def _wrapped(value, schema):
-    if isinstance(value, dict) and "properties" in schema:
-        return Record(value, schema)
-    if isinstance(value, list) and "properties" in schema.get("items", {}):
-        return [Record(v, schema["items"]) if isinstance(v, dict) else v for v in value]
+    if "properties" in schema:
+        return Record(value if isinstance(value, dict) else {}, schema)
+    if "properties" in schema.get("items", {}):
+        return [Record(v, schema["items"]) for v in value or [] if isinstance(v, dict)]
     return value
+
+
+def as_record(record, schema=SCHEMA):
+    """A record read by other means (a test's dict) with the same attribute access."""
+    return record if isinstance(record, Record) else Record(record, schema)

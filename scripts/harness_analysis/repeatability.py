@@ -21,12 +21,12 @@ def figures(folder, estimate):
         if not r.measured:
             continue
         world = r["world_size"]
-        rate = (r.get("throughput") or {}).get("samples_per_s")
+        rate = r.throughput.samples_per_s
         if rate:
             samples.setdefault(("training samples/s", world, point_of(r)), []).append(rate)
-        for p in r.get("points", []):
+        for p in r.points:
             band = "busbw >= 64 KB" if p["bytes"] >= 65536 else "busbw < 64 KB"
-            if p.get("busbw_gbps"):
+            if p.busbw_gbps:
                 samples.setdefault((band, world, point_of(r), p["bytes"]), []).append(p["busbw_gbps"])
     return {k: estimate(v) for k, v in samples.items()}
 

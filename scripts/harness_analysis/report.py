@@ -177,24 +177,24 @@ def noise_section(run):
                 "part": w.get("part"), "axes": json.dumps(w.get("axes", {})),
                 "width %": round(100 * (w.get("relative_width", w.get("relative_ci")) or float("inf")), 1)}
                 for w in wide]))]
-    noisy = [r for r in records if r.get("noisy")]
+    noisy = [r for r in records if r.noisy]
     lines.append(f"Noisy trials: {len(noisy)} of {len(records)} (see Statuses).")
     return "\n".join(lines) + "\n"
 
 
 def failures_section(records):
-    bad = [r for r in records if r.get("status") != "ok"]
+    bad = [r for r in records if r.status != "ok"]
     if not bad:
         return ""
-    table = pd.DataFrame([{"index": r.get("index"), "kind": r.get("kind"), "status": r.get("status"),
-                           "backend": backend_label(r), "world_size": r.get("world_size"),
-                           "reason": r.get("reason", "")} for r in bad])
+    table = pd.DataFrame([{"index": r.index, "kind": r.kind, "status": r.status,
+                           "backend": backend_label(r), "world_size": r.world_size,
+                           "reason": r.reason or ""} for r in bad])
     return "\n".join(["## Trials that did not finish ok", "", markdown_table(table)])
 
 
 def header(run):
     meta, records = run.meta, run.records
-    counts = pd.Series([r.get("status", "?") for r in records]).value_counts()
+    counts = pd.Series([r.status for r in records]).value_counts()
     return [f"# {run.results.name}", "", get(meta, "experiment", "description", default="") or "", "",
             f"Results: `{run.results.folder}`; {len(records)} trial record(s); host {meta.get('host', '?')}, "
             f"{get(meta, 'cpu', 'count', default='?')} CPUs, git {str(meta.get('git_sha', '?'))[:12]}. "

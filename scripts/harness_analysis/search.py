@@ -4,6 +4,7 @@ import json
 import os
 
 from . import units
+from .record_schema import SEARCH_SCHEMA, as_record, problems
 from .tables import with_interval
 
 OBJECTIVE_WORDS = {"samples_per_s": "samples/s", "busbw": "bus bandwidth", "auroc": "AUROC",
@@ -23,66 +24,66 @@ def read(folder, records=None):
         return None
     if not isinstance(search, dict):
         return None
+    search = as_search(upgraded(search))
     problem = shape_problem(search) or (records is not None and disagreement(search, records))
     return {"problem": f"{path}: {problem}"} if problem else search
 
 
-# The fields the Answer reads, with their types (a hand-edited file may carry anything).
-FIELDS = {"objective": str, "finished": bool, "trials": int, "seconds_spent": (int, float),
-          "winner": (dict, type(None)), "winner_figure": (dict, type(None)),
-          "runner_up": (dict, type(None)), "runner_up_figure": (dict, type(None)),
-          "distinguishable": bool, "rungs": list}
+def upgraded(search):
+    """search.json in the newest layout: files from before search_version are version 1."""
+    search.setdefault("search_version", 1)
+    return search
+
+
+def as_search(search):
+    """search.json with its declared fields as attributes (record_schema.Record)."""
+    return None if search is None else as_record(search, SEARCH_SCHEMA)
 
 
 def shape_problem(search):
-    for name, kind in FIELDS.items():
-        if name in ("runner_up", "runner_up_figure", "distinguishable") and name not in search:
-            continue  # a search with one configuration has no runner-up
-        value = search.get(name)
-        if name not in search or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            return f"{name} is {'missing' if name not in search else json.dumps(value)}; not a search.json the harness wrote"
-    return ""
+    """The first way the file departs from search.json's schema ("" when it does not)."""
+    found = problems(search, SEARCH_SCHEMA)
+    return f"{found[0]}; not a search.json the harness wrote" if found else ""
 
 
 def _value_of(record, search):
     """The objective's figure of one measured record (None: not measured, or no single value)."""
-    objective = search.get("objective")
-    if objective == "samples_per_s":
-        return (record.get("throughput") or {}).get("samples_per_s")
-    if objective == "auroc":
-        return (record.get("detection") or {}).get("auroc")
-    if objective == "busbw":
-        points = [p for p in record.get("points") or [] if isinstance(p, dict)]
-        wanted = search.get("message_bytes")
-        chosen = [p for p in points if p.get("bytes") == wanted] if wanted else \
-            sorted(points, key=lambda p: p.get("bytes") or 0)[-1:]
-        return chosen[0].get("busbw_gbps") if chosen else None
+    record = as_record(record)
+    if search.objective == "samples_per_s":
+        return record.throughput.samples_per_s
+    if search.objective == "auroc":
+        return record.detection.auroc
+    if search.objective == "busbw":
+        wanted = search.get("message_bytes")  # not in search.json: the searched size is the largest
+        chosen = [p for p in record.points if p.bytes == wanted] if wanted else \
+            sorted(record.points, key=lambda p: p.bytes or 0)[-1:]
+        return chosen[0].busbw_gbps if chosen else None
     return None  # time_to_target: computed from steps and step times, not read back
 
 
 def _configuration(record):
     """A record's configuration as search.json names it: its swept axes, and its part in a
     multi-part experiment."""
-    axes = dict(record.get("axes") or {})
-    if record.get("part"):
-        axes["part"] = record["part"]
+    record = as_record(record)
+    axes = dict(record.axes or {})
+    if record.part:
+        axes["part"] = record.part
     return axes
 
 
 def disagreement(search, records):
     """Why the trials do not bear out search.json's winner or runner-up ("" when they do)."""
-    if search.get("objective") == "time_to_target":
+    if search.objective == "time_to_target":
         return ""  # its figures are computed from steps and step times, not read back
-    for role in ("winner", "runner_up"):
-        axes, figure = search.get(role), search.get(f"{role}_figure")
-        if axes is None or not figure or figure.get("problem") or figure.get("reached") is False:
+    for axes, figure, name in ((search.winner, search.winner_figure, "winner"),
+                               (search.runner_up, search.runner_up_figure, "runner-up")):
+        if axes is None or not figure or figure.problem or figure.reached is False:
             continue
-        measured = [r for r in records if r.get("status") == "ok" and _configuration(r) == axes]
+        measured = [r for r in map(as_record, records) if r.status == "ok" and _configuration(r) == axes]
         values = [v for v in (_value_of(r, search) for r in measured) if isinstance(v, (int, float))]
-        name = role.replace("_", "-")
         if not values:
             return f"its {name} {axes_text(axes)} has no measured trial in trials.jsonl"
-        value = figure.get("value")
+        value = figure.value
         low, high = min(values), max(values)
         if not isinstance(value, (int, float)) or not low - 1e-9 * abs(low) <= value <= high + 1e-9 * abs(high):
             return (f"its {name} {axes_text(axes)} has the figure {value}, but its {len(values)} trial(s) in "
@@ -104,20 +105,21 @@ def _formatter(objective):
 def figure_text(figure, objective):
     if not figure:
         return ""
-    if figure.get("problem"):
-        return f"no figure ({figure['problem']})"
-    if figure.get("reached") is False:
-        return f"target not reached in {units.duration_s(figure.get('low') or 0)}"
-    text = with_interval(figure.get("value"), figure.get("low"), figure.get("high"), _formatter(objective))
+    figure = as_record(figure, SEARCH_SCHEMA["properties"]["winner_figure"])
+    if figure.problem:
+        return f"no figure ({figure.problem})"
+    if figure.reached is False:
+        return f"target not reached in {units.duration_s(figure.low or 0)}"
+    text = with_interval(figure.value, figure.low, figure.high, _formatter(objective))
     return text + (" to the target" if objective == "time_to_target" else "")
 
 
 def _cost_text(search):
-    grid = search.get("grid") or {}
-    text = f"{search.get('trials', 0)} trial(s), {units.duration_s(search.get('seconds_spent') or 0)}"
-    if grid.get("seconds_estimated"):
-        text += (f" against the grid's {grid.get('trials')} trial(s), about "
-                 f"{units.duration_s(grid['seconds_estimated'])} ({units.percent(search['seconds_spent'] / grid['seconds_estimated'])} of it)")
+    grid = search.grid
+    text = f"{search.trials or 0} trial(s), {units.duration_s(search.seconds_spent or 0)}"
+    if grid.seconds_estimated:
+        text += (f" against the grid's {grid.trials} trial(s), about "
+                 f"{units.duration_s(grid.seconds_estimated)} ({units.percent(search.seconds_spent / grid.seconds_estimated)} of it)")
     return text
 
 
@@ -125,42 +127,43 @@ def answer_lines(search):
     """The Answer's line for a search: None-safe (no search, no line)."""
     if not search:
         return []
-    if search.get("problem"):
+    if "problem" in search:
         return [f"search: not shown, as its record does not hold: {search['problem']}"]
-    objective = search.get("objective", "")
-    method = str(search.get("method", "")).replace("_", " ")
+    search = as_search(search)
+    objective = search.objective or ""
+    method = str(search.method or "").replace("_", " ")
     head = f"search ({method} by {OBJECTIVE_WORDS.get(objective, objective)})"
-    if not search.get("finished", False):
+    if not search.finished:
         return [f"{head}: not finished; `harness --resume` continues it ({_cost_text(search)} so far)"]
-    if not search.get("winner") and search.get("winner") != {}:
-        return [f"{head}: no winner ({search.get('stopped')}); {_cost_text(search)}"]
-    text = f"{head}: **{axes_text(search['winner'])}** {figure_text(search.get('winner_figure'), objective)}"
-    if search.get("runner_up") is not None:
-        unmeasured = (search.get("runner_up_figure") or {}).get("problem")
-        relation = ("ahead of the unmeasured" if unmeasured else
-                    "clearly ahead of" if search.get("distinguishable") else "within noise of")
-        text += (f", {relation} {axes_text(search['runner_up'])} "
-                 f"{figure_text(search.get('runner_up_figure'), objective)}")
-    return [text + f" ({search.get('stopped')}); {_cost_text(search)}"]
+    if search.winner is None:
+        return [f"{head}: no winner ({search.stopped}); {_cost_text(search)}"]
+    text = f"{head}: **{axes_text(search.winner)}** {figure_text(search.winner_figure, objective)}"
+    if search.runner_up is not None:
+        relation = ("ahead of the unmeasured" if search.runner_up_figure.problem else
+                    "clearly ahead of" if search.distinguishable else "within noise of")
+        text += f", {relation} {axes_text(search.runner_up)} {figure_text(search.runner_up_figure, objective)}"
+    return [text + f" ({search.stopped}); {_cost_text(search)}"]
 
 
 def section(search):
     """## Search: each rung, its configurations best first, kept or dropped and why."""
-    if not search or search.get("problem"):
+    if not search or "problem" in search:
         return ""
-    objective = search.get("objective", "")
-    resource = search.get("resource", "repetitions")
+    search = as_search(search)
+    objective = search.objective or ""
+    resource = search.resource or "repetitions"
     lines = ["## Search", "",
-             f"Method {search.get('method')}, objective {objective}, eta {search.get('eta')}, budget "
-             f"{units.duration_s(search.get('budget_s') or 0)}; a configuration is dropped only when its "
+             f"Method {search.method}, objective {objective}, eta {search.eta}, budget "
+             f"{units.duration_s(search.budget_s or 0)}; a configuration is dropped only when its "
              f"interval lies clearly on the worse side of the best's. {_cost_text(search)}.", ""]
-    for rung in search.get("rungs", []):
-        title = (f"Bracket {rung['bracket'] + 1}, rung {rung['rung'] + 1}" if search.get("method") == "hyperband"
-                 else f"Rung {rung['rung'] + 1}")
-        lines += [f"### {title}: {rung.get(resource)} {resource}" + (" (cut short by the budget)" if rung.get("partial") else ""),
+    for rung in search.rungs:
+        title = (f"Bracket {rung.bracket + 1}, rung {rung.rung + 1}" if search.method == "hyperband"
+                 else f"Rung {rung.rung + 1}")
+        level = rung.repetitions if resource == "repetitions" else rung.epochs
+        lines += [f"### {title}: {level} {resource}" + (" (cut short by the budget)" if rung.partial else ""),
                   "", "| configuration | figure | decision |", "|---|---|---|"]
-        for entry in rung.get("configurations", []):
-            decision = ("kept: " if entry.get("kept") else "dropped: ") + entry.get("reason", "").split(":")[0]
-            lines.append(f"| {axes_text(entry.get('axes'))} | {figure_text(entry.get('figure'), objective)} | {decision} |")
+        for entry in rung.configurations:
+            decision = ("kept: " if entry.kept else "dropped: ") + (entry.reason or "").split(":")[0]
+            lines.append(f"| {axes_text(entry.axes)} | {figure_text(entry.figure, objective)} | {decision} |")
         lines.append("")
     return "\n".join(lines)

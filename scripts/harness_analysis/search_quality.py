@@ -35,20 +35,21 @@ def wilson(successes, n, z=1.96):
 
 def truth_of(grid):
     """{point: verdict} of the configurations a right answer may name, and the grid's best."""
-    entries = grid["rungs"][-1]["configurations"]
+    grid = search_file.as_search(grid)
+    entries = grid.rungs[-1].configurations
     best = entries[0]
-    higher = grid["objective"] != "time_to_target"
+    higher = grid.objective != "time_to_target"
     right = {}
     for entry in entries:
-        value, best_value = entry["figure"].get("value"), best["figure"].get("value")
+        value, best_value = entry.figure.value, best.figure.value
         if entry is best:
-            right[entry["point"]] = "the grid's best"
-        elif entry["kept"]:
-            right[entry["point"]] = "within noise of the grid's best"
+            right[entry.point] = "the grid's best"
+        elif entry.kept:
+            right[entry.point] = "within noise of the grid's best"
         elif value is not None and best_value:
             gap = (best_value - value) / best_value if higher else (value - best_value) / best_value
             if gap <= WITHIN:
-                right[entry["point"]] = "within 5% of the grid's best"
+                right[entry.point] = "within 5% of the grid's best"
     return right, best
 
 
@@ -56,20 +57,20 @@ def judge(experiment_dir):
     name = os.path.basename(experiment_dir.rstrip("/"))
     truth_dir = only_folder(os.path.join(experiment_dir, "truth", "*", "*"))
     grid = search_file.read(truth_dir) if truth_dir else None
-    if not grid or not grid.get("rungs"):
+    if not grid or "problem" in grid or not grid.rungs:
         return {"experiment": name, "problem": "no grid (truth) search.json"}
     right, best = truth_of(grid)
-    grid_seconds = grid.get("seconds_spent") or 0
+    grid_seconds = grid.seconds_spent or 0
     runs = []
     for folder in sorted(glob.glob(os.path.join(experiment_dir, "seed*", "*", "*"))):
         s = search_file.read(folder)
-        if not s or not s.get("finished"):
+        if not s or "problem" in s or not s.finished:
             continue  # an interrupted search has no answer yet (harness --resume completes it)
-        verdict = right.get(s.get("winner_point"), "wrong")
-        runs.append({"folder": folder, "winner": s.get("winner"), "verdict": verdict,
-                     "distinguishable": s.get("distinguishable"), "stopped": s.get("stopped"),
-                     "trials": s.get("trials"), "seconds": s.get("seconds_spent"),
-                     "share_of_grid_time": (s.get("seconds_spent") or 0) / grid_seconds if grid_seconds else None})
+        verdict = right.get(s.winner_point, "wrong")
+        runs.append({"folder": folder, "winner": s.winner, "verdict": verdict,
+                     "distinguishable": s.distinguishable, "stopped": s.stopped,
+                     "trials": s.trials, "seconds": s.seconds_spent,
+                     "share_of_grid_time": (s.seconds_spent or 0) / grid_seconds if grid_seconds else None})
     n_right = sum(r["verdict"] != "wrong" for r in runs)
     shares = [r["share_of_grid_time"] for r in runs if r["share_of_grid_time"] is not None]
     return {"experiment": name, "objective": grid["objective"], "configurations": grid["configurations"],

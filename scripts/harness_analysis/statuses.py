@@ -26,13 +26,13 @@ def where(records):
     """"gloo:ring at world 2 (5), 4 (3)"."""
     by_backend = defaultdict(Counter)
     for r in records:
-        by_backend[backend_label(r)][r.get("world_size")] += 1
+        by_backend[backend_label(r)][r.world_size] += 1
     return "; ".join(f"{backend} at world " + ", ".join(f"{w} ({n})" for w, n in sorted(c.items(), key=lambda i: str(i[0])))
                      for backend, c in sorted(by_backend.items()))
 
 
 def reasons(records):
-    counted = Counter(r.get("reason") or "no reason given" for r in records)
+    counted = Counter(r.reason or "no reason given" for r in records)
     return "; ".join(f"\"{text}\"" + (f" ({n})" if n > 1 else "") for text, n in counted.most_common(3))
 
 
@@ -41,14 +41,14 @@ def lines(records):
     out = []
     by_status = defaultdict(list)
     for r in records:
-        by_status[r.get("status", "?")].append(r)
+        by_status[r.status].append(r)
     for status, group in sorted(by_status.items()):
         if status == "ok":
             continue
         what, why, meaning = MEANING.get(status, (f"ended {status}", "see the reasons", "see the reasons"))
         out.append(f"**{status}** ({len(group)}): {where(group)} {what}: {why}; {meaning}. "
                    f"Reasons recorded: {reasons(group)}.")
-    noisy = [r for r in records if r.get("noisy")]
+    noisy = [r for r in records if r.noisy]
     if noisy:
         out.append(f"**noisy** ({len(noisy)}): {where(noisy)} {NOISY[0]}; {NOISY[1]}.")
     return out

@@ -4,15 +4,17 @@ from harness_analysis import search, search_quality
 
 
 def summary(**overrides):
-    s = {"method": "successive_halving", "objective": "samples_per_s", "resource": "repetitions", "eta": 3,
-         "budget_s": 600, "finished": True, "stopped": "the winner is distinguishable from the runner-up",
+    s = {"search_version": 1, "method": "successive_halving", "objective": "samples_per_s",
+         "resource": "repetitions", "eta": 3, "budget_s": 600, "noise_floor": 0.03, "estimator": "median",
+         "configurations": 4, "finished": True, "stopped": "the winner is distinguishable from the runner-up",
          "winner": {"batch_size": 256, "backend": "mpi"}, "winner_point": "a",
          "winner_figure": {"value": 5e5, "low": 4.9e5, "high": 5.1e5, "values": 9},
          "runner_up": {"batch_size": 256, "backend": "ring"},
          "runner_up_figure": {"value": 4e5, "low": 3.9e5, "high": 4.1e5, "values": 9},
          "distinguishable": True, "trials": 20, "seconds_spent": 30.0,
          "grid": {"trials": 90, "seconds_estimated": 120.0},
-         "rungs": [{"bracket": 0, "rung": 0, "repetitions": 1, "partial": False, "configurations": [
+         "rungs": [{"bracket": 0, "rung": 0, "repetitions": 1, "partial": False, "kept": 2,
+                    "distinguishable": False, "configurations": [
              {"point": "a", "axes": {"batch_size": 256, "backend": "mpi"}, "kept": True, "reason": "the best: x",
               "figure": {"value": 5e5, "low": 4.85e5, "high": 5.15e5, "values": 1}},
              {"point": "b", "axes": {"batch_size": 256, "backend": "ring"}, "kept": True,

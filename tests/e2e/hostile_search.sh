@@ -69,7 +69,7 @@ grep -q "search: not shown, as its record does not hold: .*search.json: its winn
 edit_search 's["winner"] = s["rungs"][0]["configurations"][-1]["axes"]'
 grep -q "search: not shown" "$WORK/edited/plots/report.md" || { cat "$WORK/edited/plots/report.md"; fail "a swapped winner was shown"; }
 edit_search 'del s["seconds_spent"]'
-grep -q "search.json: seconds_spent is missing" "$WORK/edited/plots/report.md" || fail "a search.json without seconds_spent"
+grep -qF 'search.json: /: "seconds_spent" is missing' "$WORK/edited/plots/report.md" || fail "a search.json without seconds_spent"
 echo "ok: search.json is checked against the trials"
 
 # Scripts: one line naming the value, exit 2, no traceback.

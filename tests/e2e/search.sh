@@ -81,6 +81,8 @@ PY
 
 # Both searches' search.json follow its schema (harness --search-schema), versioned.
 "$HARNESS" --search-schema >"$WORK/search-schema.json"
+cmp -s "$WORK/search-schema.json" scripts/harness_analysis/search_schema.json ||
+  fail "scripts/harness_analysis/search_schema.json differs from harness --search-schema (regenerate it)"
 PYTHONPATH=scripts py "$WORK/search-schema.json" "$dir" "$(only_run_dir "$WORK/t")" <<'PY'
 import json, os, sys
 from harness_analysis.record_schema import load_schema, problems
