@@ -12,21 +12,23 @@ CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "war
                  "fusion_bytes", "overlap", "compression"]
 
 
-def ranks_per_host(meta, world_size):
-    """The most ranks any host runs among the first `world_size` (a trial's group), or None."""
-    ranks = get(meta, "binding", "ranks", default=[]) or []
-    if len(ranks) < world_size:
-        return None
-    return max(Counter(r.get("host") for r in ranks[:world_size]).values())
+def _meta_oversubscribed(meta):
+    """The world sizes the harness found oversubscribed when the run started (meta.json), for
+    records written before they carried the verdict themselves."""
+    return set(get(meta or {}, "oversubscribed", "world_sizes", default=[]) or [])
 
 
-def oversubscribed(meta, world_size):
-    """More ranks on a host than it has cores: timings then measure the scheduler."""
-    cores = get(meta, "cpu", "count")
-    if not cores or world_size is None:
-        return False
-    per_host = ranks_per_host(meta, int(world_size))
-    return (per_host if per_host is not None else int(world_size)) > cores
+def is_oversubscribed(record, meta):
+    """The harness's verdict (the record's oversubscribed): more ranks than CPUs on a host of
+    the trial's group, so its timings measure the scheduler."""
+    if record.oversubscribed is not None:
+        return bool(record.oversubscribed)
+    return record.world_size in _meta_oversubscribed(meta)
+
+
+def oversubscribed_worlds(records, meta):
+    """The world sizes with an oversubscribed trial."""
+    return {r.world_size for r in records if is_oversubscribed(r, meta)}
 
 
 def _interval(pair):
@@ -49,7 +51,7 @@ def train_frame(records, meta=None):
             "optimizer": get(s, "optimizer", "name", default="?"), "lr": get(s, "optimizer", "lr"),
             "lr_rule": s.get("lr_rule", "none"), "warmup": s.get("lr_warmup_epochs", 0),
             "world_size": r.world_size, "batch": s.get("batch_size"),
-            "oversubscribed": oversubscribed(meta or {}, r.world_size),
+            "oversubscribed": is_oversubscribed(r, meta),
             "repetition": r.repetition,
             "samples_per_s": throughput.samples_per_s,
             "samples_per_s_wall": throughput.samples_per_s_wall,
@@ -76,7 +78,7 @@ def collective_frame(records, meta=None):
             continue
         for p in r.points or []:
             rows.append({"backend": backend_label(r), "world_size": r.world_size,
-                         "oversubscribed": oversubscribed(meta or {}, r.world_size),
+                         "oversubscribed": is_oversubscribed(r, meta),
                          "point": r.point, "noisy": bool(r.noisy),
                          "dtype": r.settings.get("dtype", "?"), "bytes": p.bytes,
                          "busbw": p.busbw_gbps, "algbw": p.algbw_gbps, "time_us": p.p50_us,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, units
-from .frames import (collective_frame, estimator_words, oversubscribed, point_intervals,
+from .frames import (collective_frame, estimator_words, oversubscribed_worlds, point_intervals,
                      train_frame)
 from .labels import backend_label, get
 from .results import load_or_exit
@@ -226,7 +226,8 @@ def build(results, out, machine):
     draw(run, canvas, machine)
     lr_answers, lr_section = lr_scaling.analyse(run.ok)
     searched = search.read(results.folder, results.records)
-    lines = answer.answer_lines(run.ok, run.coll, lambda world: oversubscribed(run.meta, world),
+    crowded = oversubscribed_worlds(results.records, run.meta)
+    lines = answer.answer_lines(run.ok, run.coll, lambda world: world in crowded,
                                 search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok),
                                 oversubscribed_rule=(run.meta.get("oversubscribed") or {}).get("rule"))
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
@@ -234,7 +235,7 @@ def build(results, out, machine):
                 statuses.section(run.records),
                 training_section(run), lr_section, collective_section(run), advice.section(run.ok),
                 model_section.section(run.records, results.name, machine.gamma_s_per_byte,
-                                      lambda world: oversubscribed(run.meta, world)),
+                                      lambda world: world in crowded),
                 noise_section(run), method.section(facts), pictures_section(canvas.written),
                 failures_section(run.records)]
     with open(os.path.join(out, "report.md"), "w") as f:

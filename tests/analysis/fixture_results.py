@@ -107,7 +107,9 @@ def meta():
             "cpu": {"model": "Test CPU", "count": 2}, "mpi": {"library": "Open MPI v4.1.4"},
             "versions": {"libtorch": "1.13.1", "gloo": "0.5.0"},
             "binding": {"ranks": [{"rank": r, "host": HOST, "local_rank": r, "cpus": "0-1"} for r in range(4)]},
-            "estimator": {"name": "median", "k": 3}}
+            "estimator": {"name": "median", "k": 3},
+            "oversubscribed": {"rule": "measure", "world_sizes": [4],
+                               "reason": "4 ranks would share 2 CPU(s) on a host"}}
 
 
 def records():

@@ -62,6 +62,9 @@ for r in records:
     assert not unlisted, (r["part"], "fields the reference does not list", unlisted)
     assert not missing, (r["part"], "fields listed as always there but missing", missing)
     print(f"{r['part']}: {len(got)} fields, all listed")
+# The oversubscribed verdict: world 2 under --bind-to none shares this host's CPUs.
+crowded = len(os.sched_getaffinity(0)) < 2
+assert all(r["oversubscribed"] is crowded for r in records), [r["oversubscribed"] for r in records]
 for part, path in (("tabular", "trace_file"), ("tabular", "target.reached"),
                    ("sequence", "detection_points.auroc")):
     assert path in paths(next(r for r in records if r["part"] == part)), (part, path)

@@ -180,6 +180,17 @@ TEST(RecordJson, NoisyIsTheTimingSpreadAStallOrASlowSpell) {
             "a slow spell the quiet gate could not wait out (speed canary 1.50x its fastest)");
 }
 
+TEST(RecordJson, OversubscribedIsTheGroupsCrowdingVerdict) {
+  TrainRecord record = filled_train_record();
+  settle_verdict(record);
+  EXPECT_EQ(to_json(record)["oversubscribed"], false);
+  settle_verdict(record, "3 ranks share 2 CPU(s) on a host");
+  EXPECT_EQ(to_json(record)["oversubscribed"], true);
+  CollectiveRecord collective;
+  settle_verdict(collective, "3 ranks share 2 CPU(s) on a host");
+  EXPECT_TRUE(collective.verdict.oversubscribed);
+}
+
 TEST(RecordJson, ACollectiveRecordIsNoisyWhenAnyPointIs) {
   CollectiveRecord record;
   record.points.emplace(3);

@@ -20,7 +20,7 @@ Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
-    settle_verdict(record);
+    settle_verdict(record, context.oversubscribed);
     return to_json(record);
   };
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,

@@ -57,6 +57,10 @@ IfPart<Verdict, MeasurementVerdict> visit(V& v, Verdict& verdict) {
           {"noisy_because", "", "each reason it is noisy: cv above noise_cv_threshold, slow steps, "
                                 "or a slow spell the quiet gate could not keep out",
            kWhen, "noisy"});
+  v.field(verdict.oversubscribed,
+          {"oversubscribed", "", "the trial's group had more ranks than CPUs on a host (the CPUs "
+                                 "its ranks may run on together): its timings measure how the "
+                                 "scheduler shares the CPUs, and the report ranks none of them"});
 }
 
 template <typename V, typename Backend>

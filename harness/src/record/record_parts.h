@@ -42,7 +42,8 @@ struct TrialEnd {
 // written as fields, so that every reader renders the same verdict.
 struct MeasurementVerdict {
   bool noisy = false;
-  std::string noisy_because;  // "" unless noisy: each reason, "; "-separated
+  std::string noisy_because;    // "" unless noisy: each reason, "; "-separated
+  bool oversubscribed = false;  // the group had more ranks than CPUs on a host
 };
 
 // The communicator that ran the trial (trial/backend_join.h).

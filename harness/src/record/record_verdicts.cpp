@@ -39,15 +39,16 @@ void timing_reasons(const StepTimingRecord& timing, std::vector<std::string>* re
 
 }  // namespace
 
-void settle_verdict(TrainRecord& record) {
+void settle_verdict(TrainRecord& record, const std::string& crowding) {
   std::vector<std::string> reasons;
   if (record.timing) timing_reasons(*record.timing, &reasons);
   if (record.machine_speed && !record.machine_speed->last_quiet)
     reasons.push_back(slow_spell(*record.machine_speed));
   record.verdict = verdict_of(reasons);
+  record.verdict.oversubscribed = !crowding.empty();
 }
 
-void settle_verdict(CollectiveRecord& record) {
+void settle_verdict(CollectiveRecord& record, const std::string& crowding) {
   std::string sizes;
   if (record.points)
     for (const CollectivePoint& point : *record.points)
@@ -55,6 +56,7 @@ void settle_verdict(CollectiveRecord& record) {
   record.verdict = sizes.empty() ? MeasurementVerdict{}
                                  : verdict_of({"timings vary beyond noise_cv_threshold, or a "
                                                "slow spell, at " + sizes});
+  record.verdict.oversubscribed = !crowding.empty();
 }
 
 }  // namespace harness

@@ -2,6 +2,8 @@
 // (record/record_parts.h, MeasurementVerdict) and written as fields that every reader renders.
 #pragma once
 
+#include <string>
+
 #include "record/collective_record.h"
 #include "record/train_record.h"
 
@@ -9,9 +11,10 @@ namespace harness {
 
 // noisy: the step times' cv above noise_cv_threshold, a step that stalled, or a slow spell the
 // quiet gate could not keep out of the timing phase.
-void settle_verdict(TrainRecord& record);
+// oversubscribed: `crowding` says why the group is (mpi/cpu_crowding.h), "" when it is not.
+void settle_verdict(TrainRecord& record, const std::string& crowding = "");
 
 // noisy: any point noisy (its cv above the threshold, or measured in a slow spell).
-void settle_verdict(CollectiveRecord& record);
+void settle_verdict(CollectiveRecord& record, const std::string& crowding = "");
 
 }  // namespace harness

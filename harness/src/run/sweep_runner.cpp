@@ -10,6 +10,7 @@
 
 #include "common/brief.h"
 #include "common/utc_time.h"
+#include "mpi/cpu_crowding.h"
 #include "mpi/mpi_check.h"
 #include "mpi/string_broadcast.h"
 #include "mpi/trial_groups.h"
@@ -181,6 +182,7 @@ Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& 
   context.plugins = &plugins;
   context.data = &data;
   context.results_directory = results_directory;
+  context.oversubscribed = group_crowding(group);
   const auto started = std::chrono::steady_clock::now();
   Json record;
   try {

@@ -181,7 +181,7 @@ Json run_train_trial(const TrainSettings& settings, const Trial& trial,
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
-    settle_verdict(record);
+    settle_verdict(record, context.oversubscribed);
     return to_json(record);
   };
   JoinedBackend backend;

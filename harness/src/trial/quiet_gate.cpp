@@ -1,14 +1,13 @@
 #include "trial/quiet_gate.h"
 
-#include <sched.h>
 
 #include <algorithm>
 #include <array>
 #include <thread>
 #include <utility>
 
+#include "mpi/cpu_crowding.h"
 #include "mpi/mpi_check.h"
-#include "mpi/trial_groups.h"
 #include "mpi/watchdog.h"
 
 namespace harness {
@@ -18,25 +17,13 @@ namespace {
 // the CPUs to whoever else needs them.
 constexpr auto kPause = std::chrono::milliseconds(20);
 
-int usable_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
-}
-
 // Empty when every host has a CPU per rank; else why not, the same on every rank.
 std::string oversubscription(MPI_Comm comm, Watchdog* watchdog) {
-  // The most ranks on a host and the fewest CPUs, in one MAX reduction.
-  std::array<int, 2> mine{place_on_host(comm).ranks, -usable_cpus()}, worst{};
   int size = 0;
   MPI_Comm_size(comm, &size);
   WatchedOperation watched(watchdog, "quiet-machine check", 0, size);
-  check_mpi(MPI_Allreduce(mine.data(), worst.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  const int ranks = worst[0], cpus = -worst[1];
-  if (ranks <= cpus) return {};
-  return std::to_string(ranks) + " ranks share " + std::to_string(cpus) +
-         " CPUs on a host, so no rank can read the speed canary alone";
+  const std::string crowded = group_crowding(comm);
+  return crowded.empty() ? "" : crowded + ", so no rank can read the speed canary alone";
 }
 
 }  // namespace

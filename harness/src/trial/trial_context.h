@@ -22,6 +22,8 @@ struct TrialContext {
   // Rank 0 of a sweep: the results folder, where a trial files what does not belong in its
   // one-line record (traces). "" elsewhere.
   std::string results_directory{};
+  // Why the group is oversubscribed (mpi/cpu_crowding.h), "" when it is not: the record says so.
+  std::string oversubscribed{};
 };
 
 }  // namespace harness
