@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     std::vector<float> send(count, 0.0f), receive(count, 0.0f);
     std::vector<double> ratios, harness_us, plain_us, separate_us;
     for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits both alike
-      harness_us.push_back(harness::measure_point(benchmark, bytes).time_us);
+      harness_us.push_back(harness::measure_point(benchmark, bytes).p50_us);
       plain_us.push_back(plain_loop_us(send, receive, true, settings.min_time_s));
       separate_us.push_back(plain_loop_us(send, receive, false, settings.min_time_s));
       ratios.push_back(harness_us.back() / plain_us.back());

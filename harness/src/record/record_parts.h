@@ -38,6 +38,12 @@ struct TrialEnd {
   double wall_time_s = 0;
 };
 
+// A record of the frame alone: a trial that ended before its kind could say anything.
+struct FrameRecord {
+  TrialIdentity identity;
+  TrialEnd end;
+};
+
 // What the harness concludes about a measurement: decided once (record/record_verdicts.cpp) and
 // written as fields, so that every reader renders the same verdict.
 struct MeasurementVerdict {

@@ -1,7 +1,6 @@
 #include "record/trial_record.h"
 
 #include "common/failure_text.h"
-#include "record/record_json.h"
 
 namespace harness {
 
@@ -27,9 +26,9 @@ TrialEnd trial_end(TrialStatus status, const std::string& reason,
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
 }
 
-Json frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
-                  std::chrono::steady_clock::time_point started) {
-  return to_json(trial_identity(trial, trial.world_size), trial_end(status, reason, started));
+FrameRecord frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
+                         std::chrono::steady_clock::time_point started) {
+  return {trial_identity(trial, trial.world_size), trial_end(status, reason, started)};
 }
 
 }  // namespace harness

@@ -5,9 +5,12 @@
 
 #include <chrono>
 #include <string>
+#include <variant>
 
 #include "common/json.h"
+#include "record/collective_record.h"
 #include "record/record_parts.h"
+#include "record/train_record.h"
 #include "record/trial_status.h"
 #include "spec/trial.h"
 
@@ -19,9 +22,13 @@ TrialIdentity trial_identity(const Trial& trial, int world_size);
 TrialEnd trial_end(TrialStatus status, const std::string& reason,
                    std::chrono::steady_clock::time_point started);
 
+// What a trial kind hands the results store, typed (as google/benchmark fills one Run and
+// hands it to every reporter): rank 0's is complete, the other ranks' are not recorded.
+using TrialResult = std::variant<FrameRecord, TrainRecord, CollectiveRecord>;
+
 // The record of a trial that ended before its kind could say anything (a hang, an exception
 // that escaped it): the frame alone.
-Json frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
-                  std::chrono::steady_clock::time_point started);
+FrameRecord frame_record(const Trial& trial, TrialStatus status, const std::string& reason,
+                         std::chrono::steady_clock::time_point started);
 
 }  // namespace harness

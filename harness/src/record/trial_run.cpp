@@ -1,7 +1,10 @@
 #include "record/trial_run.h"
 
+#include <type_traits>
 #include <utility>
+#include <variant>
 
+#include "record/record_json.h"
 #include "record/record_reader.h"
 
 namespace harness {
@@ -50,7 +53,26 @@ void take_collective(CollectiveRecord& record, TrialRun* run) {
   collective.points = std::move(*record.points);
 }
 
+void take_frame_only(FrameRecord& record, TrialRun* run) {
+  run->identity = std::move(record.identity);
+  run->end = std::move(record.end);
+}
+
 }  // namespace
+
+TrialRun trial_run_of(TrialResult result) {
+  TrialRun run;
+  run.json = to_json(result);
+  std::visit(
+      [&run](auto& record) {
+        using Record = std::decay_t<decltype(record)>;
+        if constexpr (std::is_same_v<Record, TrainRecord>) take_train(record, &run);
+        if constexpr (std::is_same_v<Record, CollectiveRecord>) take_collective(record, &run);
+        if constexpr (std::is_same_v<Record, FrameRecord>) take_frame_only(record, &run);
+      },
+      result);
+  return run;
+}
 
 TrialRun read_trial_run(Json record) {
   TrialRun run;

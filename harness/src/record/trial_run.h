@@ -1,8 +1,8 @@
 // A finished trial as the sinks, the console and the planners read it (google/benchmark hands
-// its reporters a typed Run): read once, when rank 0's results store takes the record — the
-// trial's own, or one read back from trials.jsonl by --resume and brought to the newest
-// layout — by record/record_reader.h, into the figures they use. `json` is the record itself,
-// for the outputs that carry every field as it is (trials.jsonl, summary.csv).
+// its reporters a typed Run): made once, when rank 0's results store takes the record — the
+// trial's own, typed, as its kind handed it over, or one read back from trials.jsonl by
+// --resume, brought to the newest layout and read by record/record_reader.h. `json` is the
+// record itself, for the outputs that carry every field as it is (trials.jsonl, summary.csv).
 #pragma once
 
 #include <optional>
@@ -12,6 +12,7 @@
 #include "common/json.h"
 #include "record/collective_point.h"
 #include "record/record_parts.h"
+#include "record/trial_record.h"
 
 namespace harness {
 
@@ -51,5 +52,8 @@ struct TrialRun {
 // InputError when the record is no JSON object or its status is missing or unknown. The
 // record is in the newest layout (record/record_upgrade.h).
 TrialRun read_trial_run(Json record);
+
+// A trial's own result, as its kind handed it over: nothing is parsed back.
+TrialRun trial_run_of(TrialResult result);
 
 }  // namespace harness

@@ -122,9 +122,9 @@ std::set<std::string> ResultsStore::completed_keys() const {
   return keys;
 }
 
-const TrialRun& ResultsStore::append(const Json& record) {
-  TrialRun run = read_trial_run(record);  // a record the harness cannot read is never written
-  append_durably((fs::path(directory_) / "trials.jsonl").string(), record.dump() + "\n");
+const TrialRun& ResultsStore::append(TrialResult result) {
+  TrialRun run = trial_run_of(std::move(result));
+  append_durably((fs::path(directory_) / "trials.jsonl").string(), run.json.dump() + "\n");
   runs_.push_back(std::move(run));
   return runs_.back();
 }

@@ -28,8 +28,8 @@ class ResultsStore {
   // Every record of the folder, in the order written, each read once into its typed view.
   const std::vector<TrialRun>& runs() const { return runs_; }
 
-  // Writes the record to trials.jsonl (durably) and returns it as read.
-  const TrialRun& append(const Json& record);
+  // Writes the trial's record to trials.jsonl (durably) and returns its typed view.
+  const TrialRun& append(TrialResult result);
   void write_meta(const Json& meta) const;
   // meta.json, or an empty object when it is missing or unreadable.
   Json read_meta() const;

@@ -40,8 +40,8 @@ struct Leader {
   ResultsStore store;
   std::vector<std::unique_ptr<RecordSink>> sinks;
 
-  const TrialRun& add(const Json& finished) {
-    const TrialRun& run = store.append(finished);
+  const TrialRun& add(TrialResult finished) {
+    const TrialRun& run = store.append(std::move(finished));
     for (auto& sink : sinks) sink->record_added(run, store.runs());
     return run;
   }
@@ -168,12 +168,12 @@ std::vector<char> broadcast_done_flags(const std::vector<Trial>& trials,
   return done;
 }
 
-// On the trial's group: the kind's record. Outside it: an empty record. results_directory:
-// rank 0's results folder, "" elsewhere.
-Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& data,
+// On the trial's group: the kind's record. Outside it: an empty frame, never recorded.
+// results_directory: rank 0's results folder, "" elsewhere.
+TrialResult run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& data,
                   Watchdog* watchdog, const std::string& results_directory) {
   MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, trial.world_size, watchdog);
-  if (group == MPI_COMM_NULL) return {};
+  if (group == MPI_COMM_NULL) return FrameRecord{};
   TrialContext context;
   context.comm = group;
   context.watchdog = watchdog;
@@ -184,7 +184,7 @@ Json run_on_group(const Trial& trial, const PluginRegistry& plugins, DataCache& 
   context.results_directory = results_directory;
   context.oversubscribed = group_crowding(group);
   const auto started = std::chrono::steady_clock::now();
-  Json record;
+  TrialResult record;
   try {
     record = trial_kind(trial.kind).run(trial, context);
   } catch (const std::exception& e) {
@@ -207,7 +207,7 @@ struct TrialDriver {
   void run(const Trial& trial, std::size_t position) {
     if (leader) reporter.trial_started(trial, position);
     hangs.trial_started(&trial);
-    const Json record =
+    TrialResult record =
         run_on_group(trial, plugins, data, watchdog, leader ? leader->store.directory() : "");
     {
       // Ranks outside the trial sleep here (unwatched: they wait for the whole trial); the
@@ -219,7 +219,7 @@ struct TrialDriver {
     }
     hangs.trial_started(nullptr);
     const TrialRun* finished = nullptr;
-    on_leader(leader != nullptr, [&] { finished = &leader->add(record); });
+    on_leader(leader != nullptr, [&] { finished = &leader->add(std::move(record)); });
     if (finished) reporter.trial_finished(*finished, position);
   }
 };

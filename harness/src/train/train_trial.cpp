@@ -174,15 +174,15 @@ GroupProblem join_and_set_up(const TrainSettings& settings, const Trial& trial,
 
 }  // namespace
 
-Json run_train_trial(const TrainSettings& settings, const Trial& trial,
-                     const TrialContext& context) {
+TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
+                            const TrialContext& context) {
   const auto started = Clock::now();
   TrainRecord record;
   record.identity = trial_identity(trial, context.size);
   const auto finish = [&](TrialStatus status, const std::string& reason) {
     record.end = trial_end(status, reason, started);
     settle_verdict(record, context.oversubscribed);
-    return to_json(record);
+    return record;
   };
   JoinedBackend backend;
   TrainingSetup setup;

@@ -5,6 +5,7 @@
 #include "common/json.h"
 #include "spec/train_settings.h"
 #include "spec/trial.h"
+#include "record/trial_record.h"
 #include "trial/trial_context.h"
 
 namespace harness {
@@ -12,7 +13,7 @@ namespace harness {
 // Collective over context.comm. Returns the trial's record; only rank 0's is complete.
 // Never throws for trial-level problems: they become status failed, skipped, diverged or
 // inconsistent.
-Json run_train_trial(const TrainSettings& settings, const Trial& trial,
-                     const TrialContext& context);
+TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
+                            const TrialContext& context);
 
 }  // namespace harness

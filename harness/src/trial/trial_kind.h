@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "record/trial_record.h"
 #include "spec/kind_schema.h"
 #include "spec/trial.h"
 #include "trial/trial_context.h"
@@ -21,7 +22,7 @@ struct TrialKind {
   std::function<void(const Trial&, ValidationContext&)> validate;
   // Collective over the trial's group; never throws for trial-level problems (they become
   // the record's status). Rank 0's record is complete.
-  std::function<Json(const Trial&, const TrialContext&)> run;
+  std::function<TrialResult(const Trial&, const TrialContext&)> run;
 };
 
 // A kind from its typed pieces: settings are parsed once per call, and validate and run see
@@ -30,7 +31,8 @@ template <class Settings>
 TrialKind define_trial_kind(std::string name, std::string summary, const Schema& (*schema)(),
                             Settings (*parse)(const Json&),
                             void (*validate)(const Settings&, ValidationContext&),
-                            Json (*run)(const Settings&, const Trial&, const TrialContext&)) {
+                            TrialResult (*run)(const Settings&, const Trial&,
+                                               const TrialContext&)) {
   return TrialKind{std::move(name), std::move(summary), schema,
                    [parse, validate](const Trial& trial, ValidationContext& context) {
                      validate(parse(trial.settings), context);
