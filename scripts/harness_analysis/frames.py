@@ -1,8 +1,6 @@
 """Results as pandas tables: one row per training trial, one per collective point, and each
 row's sweep-point estimate with its interval (aggregates.csv: the run's estimator over the
 point's repetitions; a single trial: its own interval)."""
-from collections import Counter
-
 import pandas as pd
 
 from .labels import backend_labeller, get, model_label

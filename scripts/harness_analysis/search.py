@@ -54,7 +54,7 @@ def _value_of(record, search):
     if search.objective == "auroc":
         return record.detection.auroc
     if search.objective == "busbw":
-        wanted = search.get("message_bytes")  # not in search.json: the searched size is the largest
+        wanted = search.message_bytes  # unset: the largest size
         chosen = [p for p in record.points if p.bytes == wanted] if wanted else \
             sorted(record.points, key=lambda p: p.bytes or 0)[-1:]
         return chosen[0].busbw_gbps if chosen else None

@@ -82,3 +82,15 @@ def test_quality_for_a_time_is_lower_is_better():
 def test_wilson_interval_brackets_the_proportion():
     low, high = search_quality.wilson(9, 10)
     assert low < 0.9 < high and 0.5 < low and high <= 1.0
+
+
+def test_a_busbw_winner_is_checked_at_the_size_the_search_measured():
+    record = {"kind": "collective", "status": "ok", "axes": {"backend": "mpi"},
+              "points": [{"bytes": 1024, "busbw_gbps": 2.0}, {"bytes": 65536, "busbw_gbps": 9.0}]}
+    figure = {"value": 2.0, "low": 1.9, "high": 2.1, "values": 1}
+    at_1k = summary(objective="busbw", message_bytes=1024, winner={"backend": "mpi"}, winner_figure=figure,
+                    runner_up=None, runner_up_figure=None)
+    assert search.disagreement(search.as_search(at_1k), [record]) == ""
+    largest = dict(at_1k)
+    del largest["message_bytes"]
+    assert "has the figure 2.0" in search.disagreement(search.as_search(largest), [record])

@@ -12,9 +12,6 @@
 
 namespace harness {
 
-constexpr Presence kNullable = Presence::kNullable;
-constexpr Presence kWhen = Presence::kWhen;
-
 // --- every record ------------------------------------------------------------------------
 
 // Who the trial is and how it ended: the frame every record opens with, read as the trial's

@@ -24,6 +24,10 @@ enum class Presence {
   kWhen,      // only when `when` holds; left out otherwise
 };
 
+// Shorthands for the declarations.
+constexpr Presence kNullable = Presence::kNullable;
+constexpr Presence kWhen = Presence::kWhen;
+
 struct FieldText {
   const char* name;
   const char* unit;

@@ -1,9 +1,7 @@
 #include "record/record_reference.h"
 
 #include <algorithm>
-#include <optional>
 #include <sstream>
-#include <type_traits>
 #include <utility>
 #include <vector>
 

@@ -310,6 +310,7 @@ Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun
   out.budget_s = search_.budget_s;
   out.noise_floor = search_.noise_floor;
   out.estimator = estimator_name(estimator_.kind);
+  out.message_bytes = search_.message_bytes;
   out.configurations = configurations_.size();
   out.finished = !state.next.has_value();
   if (!state.next) out.stopped = state.stopped;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,7 @@ struct SearchSummary {
   double budget_s = 0;
   double noise_floor = 0;
   std::string estimator;
+  std::optional<std::uint64_t> message_bytes;  // busbw: the size searched (unset: the largest)
   std::size_t configurations = 0;
   bool finished = false;
   std::optional<std::string> stopped;  // unset while the search goes on
@@ -70,17 +72,14 @@ struct SearchSummary {
   GridCost grid;
 };
 
-constexpr Presence kSearchNullable = Presence::kNullable;
-constexpr Presence kSearchWhen = Presence::kWhen;
-
 template <typename V, typename Figure>
 IfPart<Figure, SearchFigure> visit(V& v, Figure& f) {
-  v.field(f.value, {"value", "", "the estimate, in the objective's unit (null: a target not reached)", kSearchNullable});
-  v.field(f.low, {"low", "", "its interval's low end", kSearchNullable});
-  v.field(f.high, {"high", "", "its interval's high end", kSearchNullable});
+  v.field(f.value, {"value", "", "the estimate, in the objective's unit (null: a target not reached)", kNullable});
+  v.field(f.low, {"low", "", "its interval's low end", kNullable});
+  v.field(f.high, {"high", "", "its interval's high end", kNullable});
   v.field(f.values, {"values", "", "trials behind it"});
-  v.field(f.reached, {"reached", "", "false: the target was not reached", kSearchWhen, "the target was not reached"});
-  v.field(f.problem, {"problem", "", "why there is no usable figure", kSearchWhen, "it has no usable figure"});
+  v.field(f.reached, {"reached", "", "false: the target was not reached", kWhen, "the target was not reached"});
+  v.field(f.problem, {"problem", "", "why there is no usable figure", kWhen, "it has no usable figure"});
 }
 
 template <typename V, typename Entry>
@@ -96,8 +95,8 @@ template <typename V, typename Rung>
 IfPart<Rung, SearchRungSummary> visit(V& v, Rung& r) {
   v.field(r.bracket, {"bracket", "", "the Hyperband bracket, from 0 (0 for the other methods)"});
   v.field(r.rung, {"rung", "", "the rung within its bracket, from 0"});
-  v.field(r.repetitions, {"repetitions", "", "repetitions each configuration had", kSearchWhen, "the resource is repetitions"});
-  v.field(r.epochs, {"epochs", "", "epochs each configuration trained", kSearchWhen, "the resource is epochs"});
+  v.field(r.repetitions, {"repetitions", "", "repetitions each configuration had", kWhen, "the resource is repetitions"});
+  v.field(r.epochs, {"epochs", "", "epochs each configuration trained", kWhen, "the resource is epochs"});
   v.field(r.partial, {"partial", "", "cut short by the budget"});
   v.field(r.kept, {"kept", "", "configurations that go on"});
   v.field(r.distinguishable, {"distinguishable", "", "the best is clearly ahead of every other"});
@@ -107,8 +106,8 @@ IfPart<Rung, SearchRungSummary> visit(V& v, Rung& r) {
 template <typename V, typename Grid>
 IfPart<Grid, GridCost> visit(V& v, Grid& g) {
   v.field(g.trials, {"trials", "", "trials the full grid would run"});
-  v.field(g.seconds_estimated, {"seconds_estimated", "s", "their wall time, estimated from the trials recorded", kSearchNullable});
-  v.field(g.share_spent, {"share_spent", "", "the search's seconds over the grid's", kSearchWhen, "the grid's time is estimated"});
+  v.field(g.seconds_estimated, {"seconds_estimated", "s", "their wall time, estimated from the trials recorded", kNullable});
+  v.field(g.share_spent, {"share_spent", "", "the search's seconds over the grid's", kWhen, "the grid's time is estimated"});
 }
 
 template <typename V, typename Summary>
@@ -121,14 +120,16 @@ IfPart<Summary, SearchSummary> visit(V& v, Summary& s) {
   v.field(s.budget_s, {"budget_s", "s", "search.budget_s"});
   v.field(s.noise_floor, {"noise_floor", "", "search.noise_floor"});
   v.field(s.estimator, {"estimator", "", "how repetitions become a figure"});
+  v.field(s.message_bytes, {"message_bytes", "B", "search.message_bytes: the size whose busbw is the objective",
+                            kWhen, "the objective is busbw at a chosen size"});
   v.field(s.configurations, {"configurations", "", "configurations searched"});
   v.field(s.finished, {"finished", "", "the search has ended"});
-  v.field(s.stopped, {"stopped", "", "why it ended (null while it goes on)", kSearchNullable});
-  v.field(s.winner, {"winner", "", "the winner's axes (null: none)", kSearchNullable});
-  v.field(s.winner_point, {"winner_point", "", "the winner's sweep point", kSearchNullable});
-  v.object(s.winner_figure, {"winner_figure", "", "the winner's figure", kSearchNullable});
-  v.field(s.runner_up, {"runner_up", "", "the runner-up's axes (null: none)", kSearchNullable});
-  v.object(s.runner_up_figure, {"runner_up_figure", "", "the runner-up's figure", kSearchNullable});
+  v.field(s.stopped, {"stopped", "", "why it ended (null while it goes on)", kNullable});
+  v.field(s.winner, {"winner", "", "the winner's axes (null: none)", kNullable});
+  v.field(s.winner_point, {"winner_point", "", "the winner's sweep point", kNullable});
+  v.object(s.winner_figure, {"winner_figure", "", "the winner's figure", kNullable});
+  v.field(s.runner_up, {"runner_up", "", "the runner-up's axes (null: none)", kNullable});
+  v.object(s.runner_up_figure, {"runner_up_figure", "", "the runner-up's figure", kNullable});
   v.field(s.distinguishable, {"distinguishable", "", "the winner is clearly ahead of the runner-up"});
   v.objects(s.rungs, {"rungs", "", "every rung decided, in order"});
   v.field(s.trials, {"trials", "", "the search's trials recorded"});
