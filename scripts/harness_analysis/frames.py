@@ -4,6 +4,7 @@ point's repetitions; a single trial: its own interval)."""
 import pandas as pd
 
 from .labels import backend_labeller, get, model_label
+from .record_schema import as_meta, given
 
 # What makes two training rows the same configuration, backend and world size aside.
 CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "warmup",
@@ -13,7 +14,7 @@ CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "war
 def _meta_oversubscribed(meta):
     """The world sizes the harness found oversubscribed when the run started (meta.json), for
     records written before they carried the verdict themselves."""
-    return set(get(meta or {}, "oversubscribed", "world_sizes", default=[]) or [])
+    return set(as_meta(meta).oversubscribed.world_sizes or [])
 
 
 def is_oversubscribed(record, meta):
@@ -126,10 +127,10 @@ def combine(group):
 def estimator_words(meta):
     """How the run turned a point's repetitions into its figure, in the words the plots and
     the report use."""
-    estimator = meta.get("estimator") or {}
-    if estimator.get("name") != "k_best":
+    estimator = as_meta(meta).estimator
+    if estimator.name != "k_best":
         return {"figure": "median, 95% CI", "ratio": "ratio of medians", "bands": "95% intervals"}
-    k = estimator.get("k", 3)
+    k = given(estimator.k, 3)
     return {"figure": f"fastest repetition, band over the {k} fastest",
             "ratio": "ratio of the fastest repetitions",
             "bands": f"bands over the {k} fastest repetitions"}

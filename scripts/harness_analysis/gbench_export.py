@@ -18,6 +18,7 @@ import sys
 
 from . import gbench_format
 from .labels import axes_label
+from .record_schema import as_meta, given
 from .results import load_or_exit
 
 
@@ -61,7 +62,7 @@ def collective_runs(record):
 
 def export(results_dir):
     results = load_or_exit(results_dir, "export_gbench")
-    meta = results.meta
+    meta = as_meta(results.meta)
     runs, left_out = [], 0
     for record in results.records:
         if record.status != "ok":
@@ -72,11 +73,11 @@ def export(results_dir):
         print(f"export_gbench: left out {left_out} trial(s) that did not finish ok",
               file=sys.stderr)
     context = {
-        "date": meta.get("started_at", ""),
-        "host_name": meta.get("host", ""),
-        "executable": meta.get("command", "harness"),
-        "num_cpus": (meta.get("cpu") or {}).get("count", 0),
-        "git_sha": meta.get("git_sha", ""),
+        "date": given(meta.started_at, ""),
+        "host_name": given(meta.host, ""),
+        "executable": given(meta.command, "harness"),
+        "num_cpus": given(meta.cpu.count, 0),
+        "git_sha": given(meta.git_sha, ""),
         "library_build_type": "release",
         "harness_results": os.path.abspath(results_dir),
     }

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import units
 from .labels import get
+from .record_schema import as_meta, given
 
 
 def measure_memcpy_gbps(megabytes=64, repeats=10):
@@ -27,11 +28,11 @@ class Facts:
     """What the rules are scored on: the records, the metadata and the frames of one run."""
 
     def __init__(self, records, meta, ok, coll, aggregates, memcpy_gbps):
-        self.records, self.meta, self.ok, self.coll = records, meta, ok, coll
+        self.records, self.meta, self.ok, self.coll = records, as_meta(meta), ok, coll
         self.aggregates, self.memcpy_gbps = aggregates, memcpy_gbps
         self.statuses = Counter(r.status for r in records)
-        self.repetitions = get(meta, "experiment", "repetitions", default=1) or 1
-        self.estimator = get(meta, "estimator", "name", default="median")
+        self.repetitions = (self.meta.experiment or {}).get("repetitions") or 1
+        self.estimator = given(self.meta.estimator.name, "median")
         coverage = [a.get("ci_coverage") for a in aggregates if isinstance(a.get("ci_coverage"), float)]
         self.coverage = min(coverage) if coverage else None
 
@@ -50,7 +51,7 @@ def rule_1(f):
 
 def rule_2(f):
     skipped = [r for r in f.records if r.status == "skipped"]
-    cores = get(f.meta, "cpu", "count", default="?")
+    cores = given(f.meta.cpu.count, "?")
     over = sorted({int(w) for frame in (f.ok, f.coll) if not frame.empty and "oversubscribed" in frame
                    for w in frame.loc[frame["oversubscribed"], "world_size"]})
     text = f"the host has {cores} cores; world sizes measured: {', '.join(map(str, sorted(set(f.worlds(f.ok)) | set(f.worlds(f.coll)))))}"
@@ -100,13 +101,13 @@ def rule_8(f):
 
 
 def rule_9(f):
-    versions = get(f.meta, "versions", default={}) or {}
-    dirty = " (uncommitted changes)" if f.meta.get("git_dirty") else ""
-    return "met", (f"meta.json records the experiment as run, the command, host {f.meta.get('host', '?')}, "
-                   f"{get(f.meta, 'cpu', 'model', default='?')} × {get(f.meta, 'cpu', 'count', default='?')}, "
-                   f"{get(f.meta, 'mpi', 'library', default='?').splitlines()[0] if get(f.meta, 'mpi', 'library') else '?'}, "
-                   f"each rank's host and CPU binding, libtorch {versions.get('libtorch', '?')}, gloo "
-                   f"{versions.get('gloo', '?')}, git {str(f.meta.get('git_sha', '?'))[:12]}{dirty}, and the "
+    meta, versions = f.meta, f.meta.versions
+    dirty = " (uncommitted changes)" if meta.git_dirty else ""
+    library = meta.mpi.library.splitlines()[0] if meta.mpi.library else "?"
+    return "met", (f"meta.json records the experiment as run, the command, host {given(meta.host, '?')}, "
+                   f"{given(meta.cpu.model, '?')} × {given(meta.cpu.count, '?')}, {library}, "
+                   f"each rank's host and CPU binding, libtorch {given(versions.libtorch, '?')}, gloo "
+                   f"{given(versions.gloo, '?')}, git {str(given(meta.git_sha, '?'))[:12]}{dirty}, and the "
                    "machine's load at start and end")
 
 

@@ -23,6 +23,7 @@ def load_schema(path=os.path.join(_HERE, "record_schema.json")):
 SCHEMA = load_schema()
 # search.json's (harness --search-schema, kept equal to it by a test).
 SEARCH_SCHEMA = load_schema(os.path.join(_HERE, "search_schema.json"))
+META_SCHEMA = load_schema(os.path.join(_HERE, "meta_schema.json"))
 
 
 def _has_type(value, name):
@@ -148,7 +149,7 @@ class Record(dict):
     def __getattr__(self, name):
         fields = self.__dict__.get("_fields", {})
         if name not in fields:
-            raise AttributeError(f"{name!r} is not a field of the trial record (docs/results-reference.md)")
+            raise AttributeError(f"{name!r} is not a declared field (docs/results-reference.md)")
         return _wrapped(self.get(name), fields[name])
 
 
@@ -163,3 +164,13 @@ def _wrapped(value, schema):
 def as_record(record, schema=SCHEMA):
     """A record read by other means (a test's dict) with the same attribute access."""
     return record if isinstance(record, Record) else Record(record, schema)
+
+
+def as_meta(meta):
+    """meta.json's content (None or {} when the folder has none) with attribute access."""
+    return as_record(meta or {}, META_SCHEMA)
+
+
+def given(value, default):
+    """The value a declared field holds, or `default` when the document lacks it."""
+    return default if value is None else value

@@ -24,6 +24,7 @@ from . import advice, answer, lr_scaling, method, model_section, overlap, plots,
 from .frames import (collective_frame, estimator_words, oversubscribed_worlds, point_intervals,
                      train_frame)
 from .labels import backend_label, get
+from .record_schema import as_meta, given
 from .results import load_or_exit
 from .decisions import estimates_by_backend, verdict_of
 from .tables import markdown_table, with_interval
@@ -55,7 +56,7 @@ class Run:
 
     @property
     def meta(self):
-        return self.results.meta
+        return as_meta(self.results.meta)
 
 
 def read_run(results):
@@ -151,31 +152,33 @@ def collective_section(run):
 
 def noise_section(run):
     records, meta = run.records, run.meta
-    shares = get(meta, "machine", "cpu_shares", default={}) or {}
+    machine = meta.machine
+    shares = machine.cpu_shares
     lines = ["## Noise", ""]
     if shares:
-        lines.append(f"Machine over the run: CPU busy {units.percent(shares.get('busy') or 0)}, steal "
-                     f"{units.percent(shares.get('steal') or 0)}, iowait {units.percent(shares.get('iowait') or 0)}; "
-                     f"load average at start {get(meta, 'machine', 'start', 'loadavg', default='?')}, at end "
-                     f"{get(meta, 'machine', 'end', 'loadavg', default='?')}.")
+        lines.append(f"Machine over the run: CPU busy {units.percent(shares.busy or 0)}, steal "
+                     f"{units.percent(shares.steal or 0)}, iowait {units.percent(shares.iowait or 0)}; "
+                     f"load average at start {given(machine.start.loadavg, '?')}, at end "
+                     f"{given(machine.end.loadavg, '?')}.")
     gated = [r["machine_speed"] for r in records if str(get(r, "machine_speed", "gate", default="")) == "on"]
     if gated:
         lines.append(f"Quiet gate (speed canary): {len(gated)} trials gated; {sum(g['retries'] for g in gated)} "
                      f"measurements taken again after a slow spell began during them; "
                      f"{sum(g['not_quiet'] for g in gated)} kept in a spell the budget could not wait out; "
                      f"{sum(g['waited_s'] for g in gated):.0f} s spent waiting and measuring again.")
-    adaptive = meta.get("adaptive_repetitions")
+    adaptive = meta.adaptive_repetitions
     if adaptive:
-        wide = adaptive.get("still_wide", [])
-        lines.append(f"Adaptive repetitions: {adaptive.get('extra_trials', 0)} extra trials in "
-                     f"{adaptive.get('seconds_spent', 0):.0f} s (budget {adaptive.get('budget_s', 0):.0f} s, "
-                     f"up to {adaptive.get('max_repetitions')} repetitions); {len(wide)} of "
-                     f"{adaptive.get('points', 0)} points still wider than "
-                     f"{100 * adaptive.get('target_ci', 0):g}% ({run.words['bands']}).")
+        wide = adaptive.still_wide
+        lines.append(f"Adaptive repetitions: {given(adaptive.extra_trials, 0)} extra trials in "
+                     f"{given(adaptive.seconds_spent, 0):.0f} s (budget {given(adaptive.budget_s, 0):.0f} s, "
+                     f"up to {adaptive.max_repetitions} repetitions); {len(wide)} of "
+                     f"{given(adaptive.points, 0)} points still wider than "
+                     f"{100 * given(adaptive.target_ci, 0):g}% ({run.words['bands']}).")
         if wide:
+            # relative_ci: the name of relative_width in older folders.
             lines += ["", markdown_table(pd.DataFrame([{
-                "part": w.get("part"), "axes": json.dumps(w.get("axes", {})),
-                "width %": round(100 * (w.get("relative_width", w.get("relative_ci")) or float("inf")), 1)}
+                "part": w.part, "axes": json.dumps(given(w.axes, {})),
+                "width %": round(100 * (given(w.relative_width, w.get("relative_ci")) or float("inf")), 1)}
                 for w in wide]))]
     noisy = [r for r in records if r.noisy]
     lines.append(f"Noisy trials: {len(noisy)} of {len(records)} (see Statuses).")
@@ -195,9 +198,9 @@ def failures_section(records):
 def header(run):
     meta, records = run.meta, run.records
     counts = pd.Series([r.status for r in records]).value_counts()
-    return [f"# {run.results.name}", "", get(meta, "experiment", "description", default="") or "", "",
-            f"Results: `{run.results.folder}`; {len(records)} trial record(s); host {meta.get('host', '?')}, "
-            f"{get(meta, 'cpu', 'count', default='?')} CPUs, git {str(meta.get('git_sha', '?'))[:12]}. "
+    return [f"# {run.results.name}", "", (meta.experiment or {}).get("description") or "", "",
+            f"Results: `{run.results.folder}`; {len(records)} trial record(s); host {given(meta.host, '?')}, "
+            f"{given(meta.cpu.count, '?')} CPUs, git {str(given(meta.git_sha, '?'))[:12]}. "
             "Status: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + ".", ""]
 
 
@@ -229,7 +232,7 @@ def build(results, out, machine):
     crowded = oversubscribed_worlds(results.records, run.meta)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: world in crowded,
                                 search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok),
-                                oversubscribed_rule=(run.meta.get("oversubscribed") or {}).get("rule"))
+                                oversubscribed_rule=run.meta.oversubscribed.rule)
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), search.section(searched),
                 statuses.section(run.records),

@@ -14,7 +14,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from .record_schema import Record
+from .record_schema import Record, as_meta
 from .record_upgrade import RECORD_VERSION, record_version, upgraded
 
 
@@ -32,7 +32,7 @@ class Results:
 
     @property
     def name(self):
-        experiment = self.meta.get("experiment") or {}
+        experiment = as_meta(self.meta).experiment or {}
         return experiment.get("name") or os.path.basename(os.path.dirname(self.folder.rstrip("/")))
 
 
@@ -109,7 +109,7 @@ def read_meta(folder):
         raise ResultsError(f"{path}: not JSON ({error})") from error
     if not isinstance(meta, dict):
         raise ResultsError(f"{path}: expected a JSON object")
-    return meta
+    return as_meta(meta)
 
 
 def _number(text):

@@ -27,7 +27,7 @@ import numpy as np
 from scipy.optimize import nnls
 
 from .formulas import FORMULAS
-from .labels import get
+from .record_schema import as_meta
 
 INTRA, INTER = "intra", "inter"
 # Layouts (hosts, ranks per host) where flat and hierarchical are compared by prediction.
@@ -42,10 +42,10 @@ def layout(meta, world_size):
     """A trial's group (the first world_size ranks) as {"hosts", "per_host", "contention"}, or
     None when meta.json does not place the ranks. per_host is the most ranks of any host;
     contention the most ring flows (rank i to i+1) that leave one host."""
-    ranks = (get(meta, "binding", "ranks", default=[]) or [])[:world_size]
+    ranks = as_meta(meta).binding.ranks[:world_size]
     if len(ranks) < world_size or world_size < 1:
         return None
-    hosts = [r.get("host") for r in ranks]
+    hosts = [r.host for r in ranks]
     leaving = Counter(hosts[i] for i in range(world_size) if hosts[i] != hosts[(i + 1) % world_size])
     return {"hosts": len(set(hosts)), "per_host": max(Counter(hosts).values()),
             "contention": max(leaving.values(), default=1)}

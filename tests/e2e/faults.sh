@@ -78,6 +78,7 @@ dir=$(only_run_dir "$WORK/d")
 dir=${dir%/}
 grep -q '"interrupted"' "$dir/meta.json" || { cat "$WORK/console"; fail "meta.json not marked interrupted"; }
 grep -q "harness --resume $dir" "$dir/meta.json" || fail "meta.json does not say how to resume"
+"$HARNESS" --check-records "$dir" >"$WORK/check" || fail "the interrupted folder does not follow its schemas: $(cat "$WORK/check")"
 echo "ok: interrupted run marked"
 
 # 6. Messages too big for this host's memory: the trial is recorded failed with the figures,

@@ -3,7 +3,9 @@
 # the JSON Schema (harness --record-schema) by the harness's checker (--check-records) and the
 # scripts' (record_schema.py), which report a broken record in the same words; they carry only
 # fields the reference lists (harness --record-fields) and every field listed as always there.
-# Older layouts upgrade to the same records in the harness (--upgrade-records) and the scripts.
+# The run's meta.json follows its schema (harness --meta-schema) in both checkers, and lists
+# only fields the reference lists. Older layouts upgrade to the same records in the harness
+# (--upgrade-records) and the scripts.
 # A record from a newer harness is refused by --resume, naming the file and line.
 source "$(dirname "$0")/lib.bash"
 
@@ -26,12 +28,13 @@ import json, os, sys
 d, reference = sys.argv[1], sys.argv[2]
 
 # The reference's rows: | `path` | type | unit | present | meaning |, under one heading per kind.
-listed = {"every": {}, "train": {}, "collective": {}, "search": {}}
+listed = {"every": {}, "train": {}, "collective": {}, "search": {}, "meta": {}}
 section = None
 for line in open(reference):
     if line.startswith("## "):
         section = ("every" if "Every record" in line else "train" if "Train records" in line else
-                   "collective" if "Collective records" in line else "search")
+                   "collective" if "Collective records" in line else
+                   "meta" if "meta.json" in line else "search")
     elif line.startswith("| `"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         listed[section][cells[0].strip("`")] = cells[3]
@@ -44,7 +47,7 @@ def paths(value, prefix=""):
         for k, v in value.items():
             p = prefix + "." + k if prefix else k
             out.add(p)
-            if k not in ("settings", "axes", "model_files"):  # the experiment's, not fields
+            if k not in ("settings", "axes", "model_files", "experiment"):  # free objects
                 out |= paths(v, p)
     elif isinstance(value, list) and value and isinstance(value[0], dict):
         out |= paths(value[0], prefix + "[]")
@@ -68,6 +71,16 @@ assert all(r["oversubscribed"] is crowded for r in records), [r["oversubscribed"
 for part, path in (("tabular", "trace_file"), ("tabular", "target.reached"),
                    ("sequence", "detection_points.auroc")):
     assert path in paths(next(r for r in records if r["part"] == part)), (part, path)
+
+# meta.json of a finished run: every key listed, every always-there field present.
+meta = json.load(open(os.path.join(d, "meta.json")))
+got = paths(meta)
+unlisted = sorted(got - set(listed["meta"]))
+missing = sorted(p for p, present in listed["meta"].items() if present == "always" and p not in got)
+assert not unlisted and not missing, ("meta.json", unlisted, missing)
+for path in ("finished_at", "machine.end.at", "machine.cpu_shares.busy", "watchdog.timeout_s"):
+    assert path in got, ("meta.json of a finished run lacks", path)
+print(f"meta.json: {len(got)} fields, all listed")
 PY
 
 # The schema: the harness's checker and the scripts' pass the real records, and name the same
@@ -75,14 +88,23 @@ PY
 "$HARNESS" --record-schema >"$WORK/schema.json"
 cmp -s "$WORK/schema.json" scripts/harness_analysis/record_schema.json ||
   fail "scripts/harness_analysis/record_schema.json differs from harness --record-schema (regenerate it)"
-"$HARNESS" --check-records "$RUN_DIR/trials.jsonl" >"$WORK/check.txt" ||
-  fail "the harness's checker refused real records: $(cat "$WORK/check.txt")"
+"$HARNESS" --check-records "$RUN_DIR" >"$WORK/check.txt" ||
+  fail "the harness's checker refused real records or meta.json: $(cat "$WORK/check.txt")"
+grep -q "meta.json: follows the meta.json schema" "$WORK/check.txt" || fail "--check-records skipped meta.json"
+"$HARNESS" --meta-schema >"$WORK/meta-schema.json"
+cmp -s "$WORK/meta-schema.json" scripts/harness_analysis/meta_schema.json ||
+  fail "scripts/harness_analysis/meta_schema.json differs from harness --meta-schema (regenerate it)"
 PYTHONPATH=scripts py "$RUN_DIR/trials.jsonl" "$WORK/broken.jsonl" <<'PY'
 import json, sys
 from harness_analysis.record_schema import problems
+from harness_analysis.record_schema import META_SCHEMA
+import os
 records = [json.loads(l) for l in open(sys.argv[1])]
 for r in records:
     assert problems(r) == [], (r["part"], problems(r))
+meta = json.load(open(os.path.join(os.path.dirname(sys.argv[1]), "meta.json")))
+assert problems(meta, META_SCHEMA) == [], problems(meta, META_SCHEMA)
+assert '/seeds/base: "one" is not of type integer' in problems(dict(meta, seeds={"base": "one", "repetitions": 1}), META_SCHEMA)
 broken = dict(records[0])
 broken["throughput"] = dict(broken["throughput"], samples_per_second=1)
 broken["steps"] = "many"

@@ -24,6 +24,7 @@ meta = json.load(open(os.path.join(sys.argv[1], "meta.json")))
 assert len(meta["resumed"]) == 1
 print("resume after truncation ok")
 PY
+"$HARNESS" --check-records "$dir" >"$WORK/check" || fail "the resumed folder does not follow its schemas: $(cat "$WORK/check")"
 
 # 2. Killed (SIGKILL, no chance to clean up) once two trials are recorded, then resumed.
 cat > "$WORK/long.json" <<'JSON'
@@ -71,6 +72,7 @@ assert reps == [(b, r) for b in (16, 32) for r in range(5)], reps
 adaptive = json.load(open(os.path.join(sys.argv[1], "meta.json")))["adaptive_repetitions"]
 assert adaptive["extra_trials"] == 6 and len(adaptive["still_wide"]) == 2, adaptive
 PY
+"$HARNESS" --check-records "$dir" >"$WORK/check" || fail "the adaptive folder does not follow its schemas: $(cat "$WORK/check")"
 cp "$dir/trials.jsonl" "$WORK/adaptive_all"
 head -n 6 "$WORK/adaptive_all" > "$dir/trials.jsonl"
 $MPIRUN -np 2 "$HARNESS" --resume "$dir" -q

@@ -95,6 +95,11 @@ for folder in sys.argv[2:]:
     assert '/winner_figure/values: "three" is not of type integer' in problems(broken, schema), problems(broken, schema)
 print("search.json follows its schema")
 PY
+for folder in "$dir" "$(only_run_dir "$WORK/t")"; do
+  "$HARNESS" --check-records "$folder" >"$WORK/check" ||
+    fail "$folder does not follow its schemas: $(cat "$WORK/check")"
+  grep -q "search.json: follows the search.json schema" "$WORK/check" || fail "--check-records skipped search.json"
+done
 
 # The Answer names the winner.
 if /usr/bin/python3 -c "import pandas, matplotlib" 2>/dev/null; then

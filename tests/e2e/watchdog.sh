@@ -59,6 +59,8 @@ meta = json.load(open(os.path.join(folder, "meta.json")))
 assert meta["aborted"]["by"] == "watchdog", (name, meta.get("aborted"))
 print(f"ok ({name}):", records[-1]["reason"])
 PY
+  "$HARNESS" --check-records "$(only_run_dir "$dir/r")" >"$dir/check" ||
+    fail "$name: the aborted folder does not follow its schemas: $(cat "$dir/check")"
 }
 
 stall_and_check mpi '"backend": "mpi"'

@@ -76,7 +76,7 @@ TEST(AdaptiveRepetitions, KBestWidthIsTheThirdFastestsDistanceFromTheFastest) {
   const AdaptivePlanner planner(settings, kThreeBest, 5, {point_trial("a")});
   EXPECT_EQ(planner.points_to_repeat(records, 5), std::vector<std::size_t>{0});
   EXPECT_TRUE(planner.points_to_repeat(records, 6).empty());
-  EXPECT_EQ(planner.summary(records)["estimator"], "k_best");
+  EXPECT_EQ(planner.summary(records).estimator, "k_best");
 }
 
 TEST(AdaptiveRepetitions, RepeatsOnlyWidePointsUpToTheMaximum) {
@@ -111,9 +111,9 @@ TEST(AdaptiveRepetitions, BudgetCountsOnlyTheExtraTrials) {
   records.push_back(train_record("p", 3, 3, 2.5));
   EXPECT_DOUBLE_EQ(planner.seconds_spent(records), 5.5);
   EXPECT_FALSE(planner.budget_left(records));
-  const Json summary = planner.summary(records);
-  EXPECT_EQ(summary["extra_trials"], 2);
-  EXPECT_EQ(summary["still_wide"].size(), 1u);  // 1, 2, 3, 3: +-50%
+  const AdaptiveSummary summary = planner.summary(records);
+  EXPECT_EQ(summary.extra_trials, 2u);
+  EXPECT_EQ(summary.still_wide.size(), 1u);  // 1, 2, 3, 3: +-50%
 }
 
 TEST(AdaptiveRepetitions, OneTrialPerPointInFirstRunOrder) {

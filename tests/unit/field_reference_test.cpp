@@ -11,6 +11,7 @@
 #include "record/record_reference.h"
 #include "search/search_summary.h"
 #include "run/console_listing.h"
+#include "run/run_meta_json.h"
 
 namespace harness {
 namespace {
@@ -43,9 +44,11 @@ TEST(FieldReference, DocumentMatchesTheSchema) {
 }
 
 TEST(FieldReference, ResultsDocumentMatchesTheRecordFields) {
-  const std::string reference = record_reference_markdown() + "\n" + search_reference_markdown();
+  const std::string reference = record_reference_markdown() + "\n" +
+                                search_reference_markdown() + "\n" + meta_reference_markdown();
   EXPECT_NE(reference.find("`points[].busbw_gbps`"), std::string::npos);
   EXPECT_NE(reference.find("`rungs[].configurations[].figure.value`"), std::string::npos);
+  EXPECT_NE(reference.find("`resumed[].previous_end.interrupted.by`"), std::string::npos);
   EXPECT_NE(reference.find("record_version " + std::to_string(kRecordVersion)), std::string::npos);
   EXPECT_NE(document("results-reference.md").find(reference), std::string::npos)
       << "regenerate the tables at the end of docs/results-reference.md with: "

@@ -65,17 +65,18 @@ TEST(OversubscribedWorlds, NothingCrowdedChangesNothingAndSaysNothing) {
   EXPECT_EQ(keys(apply_oversubscribed_rule(sweep(), OversubscribedPoints::kLeaveOut, none)),
             keys(sweep()));
   EXPECT_EQ(oversubscribed_note(OversubscribedPoints::kOnce, none), "");
-  EXPECT_TRUE(oversubscribed_meta(OversubscribedPoints::kOnce, none).is_null());
+  EXPECT_FALSE(oversubscribed_mark(OversubscribedPoints::kOnce, none).has_value());
 }
 
 TEST(OversubscribedWorlds, TheNoteAndMetaNameTheWorldsTheReasonAndTheRule) {
   EXPECT_EQ(oversubscribed_note(OversubscribedPoints::kOnce, kFourCrowded),
             "world size 4: oversubscribed (4 ranks would share 2 CPU(s) on a host): one "
             "repetition each, to show that they work, not ranked (oversubscribed: once)");
-  EXPECT_EQ(oversubscribed_meta(OversubscribedPoints::kLeaveOut, kFourCrowded),
-            Json({{"rule", "leave_out"},
-                  {"world_sizes", Json::array({4})},
-                  {"reason", "4 ranks would share 2 CPU(s) on a host"}}));
+  const auto mark = oversubscribed_mark(OversubscribedPoints::kLeaveOut, kFourCrowded);
+  ASSERT_TRUE(mark.has_value());
+  EXPECT_EQ(mark->rule, "leave_out");
+  EXPECT_EQ(mark->world_sizes, std::vector<int>{4});
+  EXPECT_EQ(mark->reason, "4 ranks would share 2 CPU(s) on a host");
 }
 
 }  // namespace

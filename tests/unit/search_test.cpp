@@ -192,7 +192,7 @@ TEST(SearchPlanner, SuccessiveHalvingFindsTheBestWithFewerTrialsThanTheGrid) {
   ASSERT_GE(state.rungs.size(), 2u);
   EXPECT_EQ(state.rungs[0].decision.ranking.size(), 6u);
   EXPECT_EQ(state.rungs[0].decision.kept(), 2u);  // 256 and 512 (470 is within 3% noise)
-  const Json summary = s.planner().summary(state, s.records);
+  const Json summary = to_json(s.planner().summary(state, s.records));
   EXPECT_EQ(summary["winner"], Json({{"batch_size", 256}}));
   EXPECT_EQ(summary["trials"], state.trials);
   EXPECT_EQ(summary["grid"]["trials"], 54);
@@ -207,8 +207,8 @@ TEST(SearchPlanner, AResumedSearchDecidesTheSame) {
     resumed.run(scripted_rate, cut);  // interrupted after `cut` trials
     ASSERT_EQ(resumed.records.size(), cut);
     const SearchState again = resumed.run(scripted_rate);
-    EXPECT_EQ(resumed.planner().summary(again, resumed.records).dump(),
-              whole.planner().summary(ended, whole.records).dump())
+    EXPECT_EQ(to_json(resumed.planner().summary(again, resumed.records)).dump(),
+              to_json(whole.planner().summary(ended, whole.records)).dump())
         << "cut after " << cut;
   }
 }

@@ -132,6 +132,13 @@ class FieldCollector {
   std::string condition_;
 };
 
+// The rows as the references and schemas take them.
+inline std::vector<const DeclaredField*> pointers_to(const std::vector<DeclaredField>& rows) {
+  std::vector<const DeclaredField*> out;
+  for (const DeclaredField& row : rows) out.push_back(&row);
+  return out;
+}
+
 template <typename Record>
 std::vector<DeclaredField> rows_of() {
   std::vector<DeclaredField> rows;
@@ -139,6 +146,14 @@ std::vector<DeclaredField> rows_of() {
   Record sample{};
   visit(collector, sample);
   return rows;
+}
+
+// A document's rows (search.json's, meta.json's), collected once, as the references and
+// schemas take them.
+template <typename Document>
+std::vector<const DeclaredField*> declared_rows() {
+  static const std::vector<DeclaredField> rows = rows_of<Document>();
+  return pointers_to(rows);
 }
 
 }  // namespace harness

@@ -86,27 +86,20 @@ bool AdaptivePlanner::budget_left(const std::vector<TrialRun>& records) const {
   return seconds_spent(records) < settings_.budget_s;
 }
 
-Json AdaptivePlanner::summary(const std::vector<TrialRun>& records) const {
-  std::size_t extra = 0;
-  for (const auto& record : records) extra += is_extra(record) ? 1 : 0;
-  Json wide = Json::array();
+AdaptiveSummary AdaptivePlanner::summary(const std::vector<TrialRun>& records) const {
+  AdaptiveSummary summary{settings_.max_repetitions, estimator_name(estimator_.kind),
+                          settings_.target_ci, settings_.budget_s, 0, seconds_spent(records),
+                          points_.size(), {}};
+  for (const auto& record : records) summary.extra_trials += is_extra(record) ? 1 : 0;
   for (std::size_t p = 0; p < points_.size(); ++p) {
     const double width =
         widest_relative_width(records_of(p, records, std::numeric_limits<int>::max()), estimator_);
     if (width > settings_.target_ci)
-      wide.push_back({{"point", points_[p].point},
-                      {"part", points_[p].part},
-                      {"axes", points_[p].axes},
-                      {"relative_width", std::isfinite(width) ? Json(width) : Json()}});
+      summary.still_wide.push_back(
+          {points_[p].point, points_[p].part, points_[p].axes,
+           std::isfinite(width) ? std::optional<double>(width) : std::nullopt});
   }
-  return {{"max_repetitions", settings_.max_repetitions},
-          {"estimator", estimator_name(estimator_.kind)},
-          {"target_ci", settings_.target_ci},
-          {"budget_s", settings_.budget_s},
-          {"extra_trials", extra},
-          {"seconds_spent", seconds_spent(records)},
-          {"points", points_.size()},
-          {"still_wide", wide}};
+  return summary;
 }
 
 }  // namespace harness

@@ -9,6 +9,7 @@
 
 #include "common/json.h"
 #include "record/trial_run.h"
+#include "run/run_meta.h"
 #include "spec/experiment.h"
 #include "spec/trial.h"
 
@@ -45,7 +46,7 @@ class AdaptivePlanner {
   bool budget_left(const std::vector<TrialRun>& records) const;
 
   // For meta.json and the console: trials, time, and the points still wider than the target.
-  Json summary(const std::vector<TrialRun>& records) const;
+  AdaptiveSummary summary(const std::vector<TrialRun>& records) const;
 
  private:
   bool is_extra(const TrialRun& record) const;  // a trial beyond the planned repetitions

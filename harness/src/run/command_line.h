@@ -23,7 +23,8 @@ struct CommandLine {
   bool record_fields = false;
   bool record_schema = false;
   bool search_schema = false;
-  std::string check_records;    // a trials.jsonl to check against the record schema
+  bool meta_schema = false;
+  std::string check_records;    // a trials.jsonl or results folder to check against the schemas
   std::string upgrade_records;  // a trials.jsonl to print in the newest record layout
   std::vector<std::string> argv;  // as typed, for meta.json
 };

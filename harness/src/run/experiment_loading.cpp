@@ -4,11 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "common/input_error.h"
 #include "mpi/string_broadcast.h"
 #include "results/results_store.h"
+#include "run/run_meta_json.h"
 #include "run/trial_kinds.h"
 #include "spec/trial_expansion.h"
 
@@ -55,15 +57,26 @@ Experiment load_file(const CommandLine& cli, int rank) {
   return parse_experiment(shared, cli.experiment_path, cli.overrides, trial_kind_schemas());
 }
 
+// A results folder's meta.json; unset, with why, when it is missing, unreadable, newer than
+// this harness reads or records no experiment.
+std::optional<RunMeta> recorded_meta(const std::string& folder, std::string* problem) {
+  try {
+    RunMeta meta = read_run_meta(ResultsStore::read_meta(folder));
+    if (!meta.experiment.empty()) return meta;
+    *problem = folder + "/meta.json: missing, unreadable or without an \"experiment\"";
+  } catch (const InputError& e) {
+    *problem = folder + "/meta.json: " + e.what();
+  }
+  return std::nullopt;
+}
+
 // --resume without a file: the experiment recorded in the folder's meta.json.
 Experiment load_recorded(const CommandLine& cli, int rank) {
-  const Json meta = rank == 0 ? ResultsStore::read_meta(cli.resume) : Json::object();
-  bool ok = meta.contains("experiment");
-  const auto text = share_from_leader(ok ? meta["experiment"].dump() : "", &ok);
-  if (!ok)
-    throw InputError(cli.resume +
-                     "/meta.json: missing, unreadable or without an \"experiment\" "
-                     "to resume");
+  std::string problem;
+  const auto meta = rank == 0 ? recorded_meta(cli.resume, &problem) : std::nullopt;
+  bool ok = meta.has_value();
+  const auto text = share_from_leader(ok ? meta->experiment.dump() : problem, &ok);
+  if (!ok) throw InputError(text + " to resume");
   return parse_experiment(text, cli.resume + "/meta.json#/experiment", cli.overrides,
                           trial_kind_schemas());
 }
@@ -98,8 +111,8 @@ namespace {
 
 // A model file whose content changed since the folder's trials were recorded: they are of
 // another model, and their keys no longer match.
-std::string changed_model_files(const Json& meta, const std::vector<Trial>& trials) {
-  const Json recorded = meta.value("model_files", Json::object());
+std::string changed_model_files(const RunMeta& meta, const std::vector<Trial>& trials) {
+  const Json& recorded = meta.model_files;
   const Json current = model_file_hashes(trials);
   std::string changed;
   for (const auto& [path, hash] : recorded.items())
@@ -117,16 +130,14 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
   std::string problem;
   // A folder that is no results folder is refused when it is opened, saying so.
   if (rank == 0 && ResultsStore::is_results_folder(cli.resume)) {
-    const Json meta = ResultsStore::read_meta(cli.resume);
-    if (!meta.contains("experiment")) {
-      problem = cli.resume +
-                "/meta.json: missing, unreadable or without an \"experiment\", so this "
-                "experiment cannot be checked against the one whose trials the folder holds; "
+    const auto meta = recorded_meta(cli.resume, &problem);
+    if (!meta) {
+      problem += ", so this experiment cannot be checked against the one whose trials the folder holds; "
                 "resuming could mix two experiments in one folder. Pass --extend to resume into "
                 "it anyway";
     } else {
       std::string listed;
-      for (const auto& d : experiment_differences(meta["experiment"], experiment.document))
+      for (const auto& d : experiment_differences(meta->experiment, experiment.document))
         listed += (listed.empty() ? "" : ", ") + d;
       if (!listed.empty())
         problem = cli.resume + ": the experiment differs from the one recorded in meta.json at " +
@@ -134,7 +145,7 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
                   "; resuming would mix two experiments in one folder. Resume with the same "
                   "file and --set options, start a new run, or pass --extend to add the new "
                   "trials to this folder on purpose";
-      else if (const std::string changed = changed_model_files(meta, trials); !changed.empty())
+      else if (const std::string changed = changed_model_files(*meta, trials); !changed.empty())
         problem = cli.resume +
                   ": the model file changed since its trials were recorded: " + changed +
                   "; the records are of another model. Restore the file, start a new run, or "

@@ -16,6 +16,7 @@
 #include "mpi/string_broadcast.h"
 #include "record/record_reference.h"
 #include "record/record_schema.h"
+#include "run/run_meta_json.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
@@ -99,7 +100,7 @@ int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
     return listing_written();
   }
   SweepOptions options = sweep_options(cli);
-  options.oversubscribed = {crowded_note, oversubscribed_meta(experiment.oversubscribed, crowded)};
+  options.oversubscribed = {crowded_note, oversubscribed_mark(experiment.oversubscribed, crowded)};
   run_sweep(experiment, trials, plugins, data, options);
   return kExitOk;
 }
@@ -120,11 +121,15 @@ std::optional<int> listing_asked_for(const CommandLine& cli) {
     return listing_written();
   }
   if (cli.record_fields) {
-    std::fputs((record_reference_markdown() + "\n" + search_reference_markdown()).c_str(), stdout);
+    std::fputs((record_reference_markdown() + "\n" + search_reference_markdown() + "\n" +
+                meta_reference_markdown())
+                   .c_str(),
+               stdout);
     return listing_written();
   }
   if (cli.record_schema) return print_schema(record_schema());
   if (cli.search_schema) return print_schema(search_json_schema());
+  if (cli.meta_schema) return print_schema(meta_json_schema());
   if (!cli.check_records.empty()) return check_records(cli.check_records);
   if (!cli.upgrade_records.empty()) return print_upgraded_records(cli.upgrade_records);
   return std::nullopt;

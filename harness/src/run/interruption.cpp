@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "run/run_meta_json.h"
+
 namespace harness {
 namespace {
 
@@ -61,19 +63,18 @@ void set_handler(void (*handler)(int)) {
 
 }  // namespace
 
-void arm_interruption_mark(const std::string& directory, const Json& meta) {
+void arm_interruption_mark(const std::string& directory, const RunMeta& meta) {
   static Prepared storage;
   set_handler(SIG_DFL);  // not while the strings change
   storage.meta_path = directory + "/meta.json";
   storage.temporary_path = directory + "/meta.json.interrupted.tmp";
   const char* names[2] = {"SIGINT", "SIGTERM"};
   for (int which = 0; which < 2; ++which) {
-    Json marked = meta;
-    marked.erase("unfinished");
-    marked["interrupted"] = {{"by", names[which]},
-                             {"exit_status", 128 + (which ? SIGTERM : SIGINT)},
-                             {"resume_with", "harness --resume " + directory}};
-    storage.meta_text[which] = marked.dump(2) + "\n";
+    RunMeta marked = meta;
+    marked.end.unfinished.reset();
+    marked.end.interrupted = InterruptedMark{names[which], 128 + (which ? SIGTERM : SIGINT),
+                                             "harness --resume " + directory};
+    storage.meta_text[which] = to_json(marked).dump(2) + "\n";
     storage.message[which] = std::string("\nharness: interrupted (") + names[which] +
                              "); finished trials are kept in " + directory +
                              "/trials.jsonl. Continue with: harness --resume " + directory + "\n";

@@ -6,12 +6,12 @@
 
 #include <string>
 
-#include "common/json.h"
+#include "run/run_meta.h"
 
 namespace harness {
 
 // Rank 0, once meta.json is written: installs the handlers for `directory`.
-void arm_interruption_mark(const std::string& directory, const Json& meta);
+void arm_interruption_mark(const std::string& directory, const RunMeta& meta);
 // Restores the default handlers (the sweep ended normally).
 void disarm_interruption_mark();
 

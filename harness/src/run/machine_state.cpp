@@ -2,76 +2,73 @@
 
 #include <fstream>
 #include <sstream>
-#include <string>
 
 #include "common/utc_time.h"
 
 namespace harness {
 namespace {
 
-constexpr const char* kCpuFields[] = {"user",   "nice", "system",  "idle",
-                                      "iowait", "irq",  "softirq", "steal"};
-
-Json cpu_jiffies() {
+std::optional<CpuJiffies> cpu_jiffies() {
   std::ifstream stat("/proc/stat");
   std::string label;
   stat >> label;
-  if (label != "cpu") return nullptr;
-  Json times = Json::object();
-  for (const char* field : kCpuFields) {
-    unsigned long long value = 0;
-    if (!(stat >> value)) return nullptr;
-    times[field] = value;
-  }
+  if (label != "cpu") return std::nullopt;
+  CpuJiffies times;
+  if (!(stat >> times.user >> times.nice >> times.system >> times.idle >> times.iowait >>
+        times.irq >> times.softirq >> times.steal))
+    return std::nullopt;
   return times;
 }
 
 // /proc/loadavg: "0.52 0.58 0.59 2/345 12345" (runnable/tasks in the fourth field).
-void add_load(Json& state) {
+void add_load(MachineState& state) {
   std::ifstream file("/proc/loadavg");
   double one = 0, five = 0, fifteen = 0;
   std::string tasks;
   if (!(file >> one >> five >> fifteen >> tasks)) return;
-  state["loadavg"] = {one, five, fifteen};
+  state.loadavg = std::vector<double>{one, five, fifteen};
   const auto slash = tasks.find('/');
   if (slash == std::string::npos) return;
-  state["runnable"] = std::stoll(tasks.substr(0, slash));
-  state["tasks"] = std::stoll(tasks.substr(slash + 1));
+  state.runnable = std::stoll(tasks.substr(0, slash));
+  state.tasks = std::stoll(tasks.substr(slash + 1));
 }
 
-Json governor() {
+std::optional<std::string> governor() {
   std::ifstream file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   std::string name;
-  return file >> name ? Json(name) : Json();
+  if (file >> name) return name;
+  return std::nullopt;
+}
+
+double total(const CpuJiffies& t) {
+  return static_cast<double>(t.user + t.nice + t.system + t.idle + t.iowait + t.irq + t.softirq +
+                             t.steal);
 }
 
 }  // namespace
 
-Json machine_state_now() {
-  Json state = {{"at", utc_now()}, {"loadavg", nullptr}, {"runnable", nullptr}, {"tasks", nullptr}};
+MachineState machine_state_now() {
+  MachineState state;
+  state.at = utc_now();
   add_load(state);
-  state["governor"] = governor();
-  state["cpu_jiffies"] = cpu_jiffies();
+  state.governor = governor();
+  state.cpu_jiffies = cpu_jiffies();
   return state;
 }
 
-Json cpu_shares_between(const Json& start, const Json& end) {
-  const Json& a = start.value("cpu_jiffies", Json());
-  const Json& b = end.value("cpu_jiffies", Json());
-  Json shares = {{"steal", nullptr}, {"iowait", nullptr}, {"busy", nullptr}};
-  if (!a.is_object() || !b.is_object()) return shares;
-  double total = 0;
-  for (const char* field : kCpuFields)
-    total += static_cast<double>(b[field].get<unsigned long long>() -
-                                 a[field].get<unsigned long long>());
-  if (total <= 0) return shares;
-  const auto delta = [&](const char* field) {
-    return static_cast<double>(b[field].get<unsigned long long>() -
-                               a[field].get<unsigned long long>());
+CpuShares cpu_shares_between(const MachineState& start, const MachineState& end) {
+  if (!start.cpu_jiffies || !end.cpu_jiffies) return {};
+  const CpuJiffies& a = *start.cpu_jiffies;
+  const CpuJiffies& b = *end.cpu_jiffies;
+  const double elapsed = total(b) - total(a);
+  if (elapsed <= 0) return {};
+  const auto delta = [](unsigned long long from, unsigned long long to) {
+    return static_cast<double>(to - from);
   };
-  shares["steal"] = delta("steal") / total;
-  shares["iowait"] = delta("iowait") / total;
-  shares["busy"] = 1 - (delta("idle") + delta("iowait")) / total;
+  CpuShares shares;
+  shares.steal = delta(a.steal, b.steal) / elapsed;
+  shares.iowait = delta(a.iowait, b.iowait) / elapsed;
+  shares.busy = 1 - (delta(a.idle, b.idle) + delta(a.iowait, b.iowait)) / elapsed;
   return shares;
 }
 

@@ -58,9 +58,12 @@ void add_listing_options(CLI::App& app, harness::CommandLine& cli) {
                "print the JSON Schema of a trial record (a line of trials.jsonl) and exit");
   app.add_flag("--search-schema", cli.search_schema,
                "print the JSON Schema of search.json (what a search decided) and exit");
+  app.add_flag("--meta-schema", cli.meta_schema,
+               "print the JSON Schema of meta.json (the job, the machine, how it ended) and exit");
   app.add_option("--check-records", cli.check_records,
                  "check each record of a trials.jsonl against the record schema, after "
-                 "bringing older layouts to the newest, and exit");
+                 "bringing older layouts to the newest; given a results folder, also its "
+                 "meta.json and search.json against theirs; and exit");
   app.add_option("--upgrade-records", cli.upgrade_records,
                  "print each record of a trials.jsonl in the newest record layout and exit");
 }

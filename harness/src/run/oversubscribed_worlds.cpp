@@ -65,11 +65,10 @@ std::string oversubscribed_note(OversubscribedPoints rule, const OversubscribedW
          " (oversubscribed: " + oversubscribed_points_name(rule) + ")";
 }
 
-Json oversubscribed_meta(OversubscribedPoints rule, const OversubscribedWorlds& worlds) {
-  if (worlds.world_sizes.empty()) return Json();
-  return {{"rule", oversubscribed_points_name(rule)},
-          {"world_sizes", worlds.world_sizes},
-          {"reason", worlds.reason}};
+std::optional<OversubscribedMark> oversubscribed_mark(OversubscribedPoints rule,
+                                                      const OversubscribedWorlds& worlds) {
+  if (worlds.world_sizes.empty()) return std::nullopt;
+  return OversubscribedMark{oversubscribed_points_name(rule), worlds.world_sizes, worlds.reason};
 }
 
 }  // namespace harness

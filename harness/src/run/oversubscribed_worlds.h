@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "common/json.h"
+#include <optional>
+
+#include "run/run_meta.h"
 #include "spec/experiment.h"
 #include "spec/trial.h"
 
@@ -34,7 +36,8 @@ std::vector<Trial> apply_oversubscribed_rule(std::vector<Trial> trials, Oversubs
 // host: one repetition, to show that it works (oversubscribed: once)"; empty when none is.
 std::string oversubscribed_note(OversubscribedPoints rule, const OversubscribedWorlds& worlds);
 
-// meta.json's "oversubscribed": {rule, world_sizes, reason}; null when none is.
-Json oversubscribed_meta(OversubscribedPoints rule, const OversubscribedWorlds& worlds);
+// meta.json's "oversubscribed"; unset when no world size is.
+std::optional<OversubscribedMark> oversubscribed_mark(OversubscribedPoints rule,
+                                                      const OversubscribedWorlds& worlds);
 
 }  // namespace harness

@@ -1,6 +1,7 @@
 #include "run/record_tools.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -12,10 +13,14 @@
 #include "common/json_schema_check.h"
 #include "record/record_schema.h"
 #include "record/record_upgrade.h"
+#include "run/run_meta_json.h"
+#include "search/search_summary.h"
 #include "run/console_listing.h"
 
 namespace harness {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The non-empty lines of a file with their 1-based numbers; nothing when it cannot be read.
 std::optional<std::vector<std::pair<std::size_t, std::string>>> lines_of(const std::string& path) {
@@ -57,6 +62,36 @@ int for_each_record(const std::string& path,
   return problems == 0 ? kExitOk : kExitInputError;
 }
 
+// Prints each problem after `where`; how many there were.
+int print_problems(const std::vector<std::string>& problems, const std::string& where) {
+  for (const std::string& problem : problems)
+    std::printf("%s%s\n", where.c_str(), problem.c_str());
+  return static_cast<int>(problems.size());
+}
+
+int check_trial_records(const std::string& path) {
+  const Json schema = record_schema();
+  const int code = for_each_record(path, [&](const Json& record, const std::string& where) {
+    return print_problems(schema_problems(schema, record), where);
+  });
+  if (code == kExitOk) std::printf("%s: every record follows the record schema\n", path.c_str());
+  return code;
+}
+
+// One JSON document (meta.json, search.json) against its schema.
+int check_document(const std::string& path, const Json& schema, const char* what) {
+  std::ifstream file(path);
+  const Json document = file.is_open() ? Json::parse(file, nullptr, /*allow_exceptions=*/false)
+                                       : Json(Json::value_t::discarded);
+  if (document.is_discarded()) {
+    std::printf("%s: missing, unreadable or not JSON\n", path.c_str());
+    return kExitInputError;
+  }
+  if (print_problems(schema_problems(schema, document), path + ": ") > 0) return kExitInputError;
+  std::printf("%s: follows the %s schema\n", path.c_str(), what);
+  return kExitOk;
+}
+
 }  // namespace
 
 int print_schema(const Json& schema) {
@@ -65,13 +100,17 @@ int print_schema(const Json& schema) {
 }
 
 int check_records(const std::string& path) {
-  const Json schema = record_schema();
-  const int code = for_each_record(path, [&](const Json& record, const std::string& where) {
-    const auto problems = schema_problems(schema, record);
-    for (const std::string& problem : problems) std::printf("%s%s\n", where.c_str(), problem.c_str());
-    return static_cast<int>(problems.size());
-  });
-  if (code == kExitOk) std::printf("%s: every record follows the record schema\n", path.c_str());
+  if (!fs::is_directory(path)) {
+    const int code = check_trial_records(path);
+    return code == kExitOk ? listing_written() : code;
+  }
+  int code = check_trial_records(path + "/trials.jsonl");
+  const auto also = [&code](int next) {
+    if (next != kExitOk) code = next;
+  };
+  also(check_document(path + "/meta.json", meta_json_schema(), "meta.json"));
+  if (fs::exists(path + "/search.json"))
+    also(check_document(path + "/search.json", search_json_schema(), "search.json"));
   return code == kExitOk ? listing_written() : code;
 }
 

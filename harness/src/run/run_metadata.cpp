@@ -68,7 +68,7 @@ std::string env_or(const char* name, const char* fallback) {
 
 // Each rank's host, local rank (among the ranks sharing its memory: MPI's view of a host,
 // what backends place GPUs by) and CPU binding; complete on rank 0.
-Json gather_rank_placement(MPI_Comm world) {
+std::vector<RankPlacement> gather_rank_placement(MPI_Comm world) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
@@ -79,76 +79,65 @@ Json gather_rank_placement(MPI_Comm world) {
   std::vector<char> all(static_cast<std::size_t>(kWidth) * size);
   check_mpi(MPI_Gather(mine.data(), kWidth, MPI_CHAR, all.data(), kWidth, MPI_CHAR, 0, world),
             "MPI_Gather");
-  if (rank != 0) return Json::array();
-
-  Json ranks = Json::array();
+  std::vector<RankPlacement> ranks;
+  if (rank != 0) return ranks;
   for (int r = 0; r < size; ++r) {
     const std::string entry(all.data() + static_cast<std::size_t>(r) * kWidth);
     const auto bar = entry.find('|'), second = entry.find('|', bar + 1);
-    ranks.push_back({{"rank", r},
-                     {"host", entry.substr(0, bar)},
-                     {"local_rank", std::stoi(entry.substr(bar + 1, second - bar - 1))},
-                     {"cpus", entry.substr(second + 1)}});
+    ranks.push_back({r, entry.substr(0, bar), std::stoi(entry.substr(bar + 1, second - bar - 1)),
+                     entry.substr(second + 1)});
   }
   return ranks;
 }
 
-Json plugin_list(const PluginRegistry& plugins) {
-  Json list = Json::array();
+std::vector<PluginEntry> plugin_list(const PluginRegistry& plugins) {
+  std::vector<PluginEntry> list;
   for (const auto& p : plugins.plugins())
-    list.push_back({{"name", p.name},
-                    {"kind", plugin::plugin_kind_name(p.kind)},
-                    {"version", p.version},
-                    {"path", p.path}});
+    list.push_back({p.name, plugin::plugin_kind_name(p.kind), p.version, p.path});
   return list;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string line;
+  for (const auto& word : words) line += (line.empty() ? "" : " ") + word;
+  return line;
+}
+
+BuildVersions build_versions() {
+  return {harness_version(), plugin::kApiVersion, plugin::kBuildId, libtorch_version(),
+          gloo_version_built(), nccl_version_built()};
 }
 
 }  // namespace
 
-Json collect_run_metadata(const Experiment& experiment, const std::vector<std::string>& command,
-                          const PluginRegistry& plugins, MPI_Comm world) {
+RunMeta collect_run_metadata(const Experiment& experiment, const std::vector<std::string>& command,
+                             const PluginRegistry& plugins, MPI_Comm world) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  const Json ranks = gather_rank_placement(world);
-  if (rank != 0) return Json::object();
-  std::string command_line;
-  for (const auto& arg : command) command_line += (command_line.empty() ? "" : " ") + arg;
+  std::vector<RankPlacement> ranks = gather_rank_placement(world);
+  if (rank != 0) return {};
   const std::string git = std::string("git -C '") + source_directory() + "'";
 
-  return Json{
-      {"schema_version", 1},
-      {"experiment", experiment.document},
-      {"experiment_file", experiment.source},
-      {"command", command_line},
-      {"started_at", utc_now()},
-      {"git_sha", command_output(git + " rev-parse HEAD 2>/dev/null")},
-      {"git_dirty",
-       !command_output(git + " status --porcelain --untracked-files=no 2>/dev/null").empty()},
-      {"host", hostname()},
-      {"cpu", {{"model", cpu_model()}, {"count", std::thread::hardware_concurrency()}}},
-      {"mpi",
-       {{"library", mpi_library_version()},
-        {"world_size", size},
-        {"thread_level", mpi_thread_level_name(mpi_thread_level())}}},
-      {"binding",
-       {{"policy", env_or("OMPI_MCA_hwloc_base_binding_policy",
-                          "default (OpenMPI: core for np<=2, "
-                          "socket otherwise)")},
-        {"ranks", ranks}}},
-      {"versions",
-       {{"harness", harness_version()},
-        {"plugin_api", plugin::kApiVersion},
-        {"build_id", plugin::kBuildId},
-        {"libtorch", libtorch_version()},
-        {"gloo", gloo_version_built()},
-        {"nccl", nccl_version_built()}}},
-      {"plugins", plugin_list(plugins)},
-      {"seeds", {{"base", experiment.seed}, {"repetitions", experiment.repetitions}}},
-      // How aggregates.csv, the plots and the report turn repetitions into a point's figure.
-      {"estimator",
-       {{"name", estimator_name(experiment.estimator.kind)}, {"k", experiment.estimator.k}}},
-  };
+  RunMeta meta;
+  meta.experiment = experiment.document;
+  meta.experiment_file = experiment.source;
+  meta.command = joined(command);
+  meta.started_at = utc_now();
+  meta.git_sha = command_output(git + " rev-parse HEAD 2>/dev/null");
+  meta.git_dirty =
+      !command_output(git + " status --porcelain --untracked-files=no 2>/dev/null").empty();
+  meta.host = hostname();
+  meta.cpu = {cpu_model(), std::thread::hardware_concurrency()};
+  meta.mpi = {mpi_library_version(), size, mpi_thread_level_name(mpi_thread_level())};
+  meta.binding = {env_or("OMPI_MCA_hwloc_base_binding_policy",
+                         "default (OpenMPI: core for np<=2, socket otherwise)"),
+                  std::move(ranks)};
+  meta.versions = build_versions();
+  meta.plugins = plugin_list(plugins);
+  meta.seeds = {experiment.seed, experiment.repetitions};
+  meta.estimator = {estimator_name(experiment.estimator.kind), experiment.estimator.k};
+  return meta;
 }
 
 }  // namespace harness

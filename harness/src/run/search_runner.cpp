@@ -19,7 +19,7 @@ std::optional<PlannedTrial> share_next(const std::optional<PlannedTrial>& next) 
 
 }  // namespace
 
-Json run_search(const Experiment& experiment, const std::vector<Trial>& trials, bool leader,
+SearchSummary run_search(const Experiment& experiment, const std::vector<Trial>& trials, bool leader,
                 const SearchHooks& hooks) {
   const SearchPlanner planner(experiment.search, experiment.estimator, experiment.seed,
                               one_trial_per_point(trials));
@@ -38,7 +38,7 @@ Json run_search(const Experiment& experiment, const std::vector<Trial>& trials, 
     hooks.run(planner.trial(*next), position++);
   }
   if (!leader) return {};
-  const Json summary = planner.summary(state, hooks.records());
+  const SearchSummary summary = planner.summary(state, hooks.records());
   hooks.write(summary);
   hooks.reporter->message(planner.end_line(state));
   return summary;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "common/brief.h"
 #include "common/utc_time.h"
@@ -26,6 +27,7 @@
 #include "run/interruption.h"
 #include "run/leader_step.h"
 #include "run/machine_state.h"
+#include "run/run_meta_json.h"
 #include "run/run_metadata.h"
 #include "run/search_runner.h"
 #include "run/trial_kinds.h"
@@ -40,6 +42,7 @@ struct Leader {
   ResultsStore store;
   std::vector<std::unique_ptr<RecordSink>> sinks;
 
+  void write_meta(const RunMeta& meta) const { store.write_meta(to_json(meta)); }
   const TrialRun& add(TrialResult finished) {
     const TrialRun& run = store.append(std::move(finished));
     for (auto& sink : sinks) sink->record_added(run, store.runs());
@@ -69,7 +72,7 @@ std::unique_ptr<Leader> open_results(const Experiment& experiment, const SweepOp
 // the watchdog's thread while the main thread is stuck in a collective.
 class HangRecorder {
  public:
-  void sweep_started(Leader* leader, const Json& meta) {
+  void sweep_started(Leader* leader, const RunMeta& meta) {
     std::lock_guard<std::mutex> lock(mutex_);
     leader_ = leader;
     meta_ = meta;
@@ -82,15 +85,15 @@ class HangRecorder {
   void record(const std::string& message) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!leader_) return;
-    meta_.erase("unfinished");
-    meta_["aborted"] = {{"by", "watchdog"}, {"at", utc_now()}, {"reason", message}};
+    meta_.end.unfinished.reset();
+    meta_.end.aborted = AbortedMark{"watchdog", utc_now(), message};
     // mpirun answers the abort with SIGTERM: the interruption mark must not put back the
     // meta.json it was armed with, which lacks "aborted" (seen under load).
     arm_interruption_mark(leader_->store.directory(), meta_);
     try {
       if (trial_) leader_->add(frame_record(*trial_, TrialStatus::kHung, message, started_));
       leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
-      leader_->store.write_meta(meta_);
+      leader_->write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
       std::fprintf(stderr, "harness: watchdog: %s\n", e.what());
     }
@@ -101,55 +104,48 @@ class HangRecorder {
   Leader* leader_ = nullptr;
   const Trial* trial_ = nullptr;
   std::chrono::steady_clock::time_point started_;
-  Json meta_;
+  RunMeta meta_;
 };
 
-// How the previous job of a resumed folder ended: its marks move into the resumption's entry,
-// so that the top level describes this job only.
-constexpr const char* kEndMarks[] = {"unfinished", "interrupted", "aborted", "finished_at"};
+bool has_mark(const EndMarks& marks) {
+  return marks.unfinished || marks.interrupted || marks.aborted || marks.finished_at;
+}
 
-// A resumed folder keeps its first meta.json and lists each resumption.
-Json meta_for_start(const ResultsStore& store, Json meta, bool resuming) {
+// A resumed folder keeps its first meta.json and lists each resumption; how the previous job
+// ended moves into the resumption's entry, so that the top level describes this job only.
+RunMeta meta_for_start(const ResultsStore& store, RunMeta meta, bool resuming) {
   if (!resuming) return meta;
-  Json previous = store.read_meta();
-  Json resumed = previous.value("resumed", Json::array());
-  Json entry = {{"at", meta["started_at"]}, {"command", meta["command"]}};
+  const Json document = store.read_meta();
+  RunMeta previous = document.empty() ? meta : read_run_meta(document);
+  Resumption entry{meta.started_at, meta.command, Json(), std::nullopt};
   // --extend: the experiment that added trials is kept beside the first one.
-  if (previous.contains("experiment") &&
-      !experiment_differences(previous["experiment"], meta["experiment"]).empty())
-    entry["experiment"] = meta["experiment"];
-  for (const char* mark : kEndMarks)
-    if (previous.contains(mark)) {
-      entry["previous_end"][mark] = previous[mark];
-      previous.erase(mark);
-    }
-  resumed.push_back(entry);
+  if (!document.empty() && !experiment_differences(previous.experiment, meta.experiment).empty())
+    entry.experiment = meta.experiment;
+  if (has_mark(previous.end)) entry.previous_end = std::exchange(previous.end, EndMarks{});
+  if (!previous.resumed) previous.resumed.emplace();
+  previous.resumed->push_back(std::move(entry));
   // The model files as now read: --extend has accepted a changed one, and the next --resume
   // compares with it.
-  const Json model_files = meta.value("model_files", Json());
-  if (!previous.empty()) meta = previous;
-  if (!model_files.is_null()) meta["model_files"] = model_files;
-  meta["resumed"] = resumed;
-  return meta;
+  if (!meta.model_files.empty()) previous.model_files = meta.model_files;
+  return previous;
 }
 
 // Until the sweep ends normally meta.json says so: a job killed outright (SIGKILL, a second
 // Ctrl-C to mpirun, the OOM killer) leaves this mark, where no signal handler could run.
-void mark_unfinished(Json* meta, const std::string& directory) {
-  (*meta)["unfinished"] = {
-      {"meaning", "the job has not ended normally: it is running, or it was killed"},
-      {"resume_with", "harness --resume " + directory}};
+void mark_unfinished(RunMeta* meta, const std::string& directory) {
+  meta->end.unfinished = UnfinishedMark{
+      "the job has not ended normally: it is running, or it was killed",
+      "harness --resume " + directory};
 }
 
 // Best effort, when results can no longer be written: the reason in meta.json if it still
 // fits on the disk.
-void mark_write_failure(const Leader& leader, Json meta, const std::string& reason) {
+void mark_write_failure(const Leader& leader, RunMeta meta, const std::string& reason) {
   disarm_interruption_mark();
-  meta.erase("unfinished");
-  meta["aborted"] = {
-      {"by", "a results file that could not be written"}, {"at", utc_now()}, {"reason", reason}};
+  meta.end.unfinished.reset();
+  meta.end.aborted = AbortedMark{"a results file that could not be written", utc_now(), reason};
   try {
-    leader.store.write_meta(meta);
+    leader.write_meta(meta);
   } catch (const ResultsWriteError&) {
   }
 }
@@ -254,7 +250,7 @@ NextStep share_next_step(const AdaptivePlanner& planner, const Leader* leader, c
 // After the planned trials: rounds of one more repetition for every point still wider than
 // the target, until none is, max_repetitions is reached or the budget is spent. Returns the
 // summary for meta.json (on rank 0).
-Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Trial>& trials,
+std::optional<AdaptiveSummary> run_adaptive_repetitions(const Experiment& experiment, const std::vector<Trial>& trials,
                               TrialDriver& driver) {
   const AdaptivePlanner planner(experiment.adaptive, experiment.estimator, experiment.repetitions,
                                 one_trial_per_point(trials));
@@ -282,24 +278,24 @@ Json run_adaptive_repetitions(const Experiment& experiment, const std::vector<Tr
       ++position;
     }
   }
-  return driver.leader ? planner.summary(driver.leader->store.runs()) : Json();
+  if (!driver.leader) return std::nullopt;
+  return planner.summary(driver.leader->store.runs());
 }
 
 // The sweep as planned: every trial not yet recorded, then adaptive repetitions.
 void run_every_trial(const Experiment& experiment, const std::vector<Trial>& trials,
-                     const std::vector<char>& done, TrialDriver& driver, Json& meta) {
+                     const std::vector<char>& done, TrialDriver& driver, RunMeta& meta) {
   driver.reporter.skipped_as_done(
       static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)));
   for (std::size_t i = 0; i < trials.size(); ++i)
     if (!done[i]) driver.run(trials[i], i);
   if (experiment.adaptive.on(experiment.repetitions)) {
-    const Json adaptive = run_adaptive_repetitions(experiment, trials, driver);
-    if (driver.leader) meta["adaptive_repetitions"] = adaptive;
+    meta.adaptive_repetitions = run_adaptive_repetitions(experiment, trials, driver);
   }
 }
 
 // The sweep searched: the planner picks the trials; search.json says what it decided.
-Json search_in_folder(const Experiment& experiment, const std::vector<Trial>& trials,
+SearchSummary search_in_folder(const Experiment& experiment, const std::vector<Trial>& trials,
                       TrialDriver& driver) {
   Leader* leader = driver.leader;
   SearchHooks hooks;
@@ -309,19 +305,17 @@ Json search_in_folder(const Experiment& experiment, const std::vector<Trial>& tr
   hooks.records = [leader]() -> const std::vector<TrialRun>& {
     return leader->store.runs();
   };
-  hooks.write = [leader](const Json& summary) {
-    write_file_atomically(leader->store.directory() + "/search.json", summary.dump(1) + "\n");
+  hooks.write = [leader](const SearchSummary& summary) {
+    write_file_atomically(leader->store.directory() + "/search.json",
+                          to_json(summary).dump(1) + "\n");
   };
   hooks.reporter = &driver.reporter;
   return run_search(experiment, trials, leader != nullptr, hooks);
 }
 
 // meta.json's pointer to search.json: where the search ended.
-Json search_mark(const Json& search) {
-  return {{"file", "search.json"},
-          {"winner", search.value("winner", Json())},
-          {"distinguishable", search.value("distinguishable", false)},
-          {"stopped", search.value("stopped", Json())}};
+SearchMark search_mark(const SearchSummary& search) {
+  return {"search.json", search.winner, search.distinguishable, search.stopped};
 }
 
 std::string status_tally(const std::vector<TrialRun>& runs) {
@@ -351,17 +345,17 @@ std::string what_runs(const Experiment& experiment, std::size_t trials) {
 
 // The sweep itself, once the folder is open: meta.json, the trials, the closing lines.
 void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trials,
-                   const std::vector<char>& done, TrialDriver& driver, Json& meta,
+                   const std::vector<char>& done, TrialDriver& driver, RunMeta& meta,
                    const Watchdog& watchdog, bool resuming) {
   Leader* leader = driver.leader;
   ConsoleReporter& reporter = driver.reporter;
   on_leader(leader != nullptr, [&] {
     meta = meta_for_start(leader->store, meta, resuming);
-    meta["machine"] = {{"start", machine_state_now()}};
-    meta["watchdog"] = watchdog.active() ? Json{{"timeout_s", experiment.timeout_s}}
-                                         : Json{{"off", watchdog.inactive_reason()}};
+    meta.machine = MachineRecord{machine_state_now(), std::nullopt, std::nullopt};
+    meta.watchdog = watchdog.active() ? WatchdogMark{experiment.timeout_s, ""}
+                                      : WatchdogMark{std::nullopt, watchdog.inactive_reason()};
     mark_unfinished(&meta, leader->store.directory());
-    leader->store.write_meta(meta);
+    leader->write_meta(meta);
   });
   if (leader) {
     driver.hangs.sweep_started(leader, meta);
@@ -370,20 +364,19 @@ void run_in_folder(const Experiment& experiment, const std::vector<Trial>& trial
                      experiment.name + "\" -> " + leader->store.directory());
   }
   if (experiment.search.on) {
-    const Json search = search_in_folder(experiment, trials, driver);
-    if (leader) meta["search"] = search_mark(search);
+    const SearchSummary search = search_in_folder(experiment, trials, driver);
+    if (leader) meta.search = search_mark(search);
   } else {
     run_every_trial(experiment, trials, done, driver, meta);
   }
   on_leader(leader != nullptr, [&] {
     leader->sweep_ended();
     disarm_interruption_mark();
-    meta.erase("unfinished");
-    meta["finished_at"] = utc_now();
-    meta["machine"]["end"] = machine_state_now();
-    meta["machine"]["cpu_shares"] =
-        cpu_shares_between(meta["machine"]["start"], meta["machine"]["end"]);
-    leader->store.write_meta(meta);
+    meta.end.unfinished.reset();
+    meta.end.finished_at = utc_now();
+    meta.machine->end = machine_state_now();
+    meta.machine->cpu_shares = cpu_shares_between(meta.machine->start, *meta.machine->end);
+    leader->write_meta(meta);
   });
 }
 
@@ -412,9 +405,9 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   HangRecorder hangs;
   Watchdog watchdog(MPI_COMM_WORLD, experiment.timeout_s,
                     [&hangs](const std::string& message) { hangs.record(message); });
-  Json meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
-  if (const Json files = model_file_hashes(trials); !files.empty()) meta["model_files"] = files;
-  if (!options.oversubscribed.meta.is_null()) meta["oversubscribed"] = options.oversubscribed.meta;
+  RunMeta meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
+  if (const Json files = model_file_hashes(trials); !files.empty()) meta.model_files = files;
+  meta.oversubscribed = options.oversubscribed.mark;
   if (leader && !options.oversubscribed.note.empty())
     reporter.message("harness: " + options.oversubscribed.note);
   TrialDriver driver{rank, plugins, data, hangs, &watchdog, leader.get(), reporter};

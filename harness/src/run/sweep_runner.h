@@ -2,12 +2,14 @@
 // to its kind, and has rank 0 store the record and hand it to the sinks and the console.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "data/data_cache.h"
 #include "loader/plugin_registry.h"
 #include "results/console_reporter.h"
+#include "run/run_meta.h"
 #include "spec/experiment.h"
 #include "spec/trial.h"
 
@@ -22,7 +24,7 @@ struct SweepOptions {
   // (run/oversubscribed_worlds.h): the console's line and meta.json's field; empty when none.
   struct {
     std::string note;
-    Json meta;
+    std::optional<OversubscribedMark> mark;
   } oversubscribed;
 };
 

@@ -301,7 +301,8 @@ SearchRungSummary SearchPlanner::rung_summary(const SearchRung& rung) const {
   return out;
 }
 
-Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun>& records) const {
+SearchSummary SearchPlanner::summary(const SearchState& state,
+                                     const std::vector<TrialRun>& records) const {
   SearchSummary out;
   out.method = search_method_name(search_.method);
   out.objective = search_objective_name(search_.objective);
@@ -330,7 +331,7 @@ Json SearchPlanner::summary(const SearchState& state, const std::vector<TrialRun
   out.grid = grid_cost(records);
   if (out.grid.seconds_estimated && *out.grid.seconds_estimated > 0)
     out.grid.share_spent = state.seconds / *out.grid.seconds_estimated;
-  return to_json(out);
+  return out;
 }
 
 GridCost SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {

@@ -65,7 +65,7 @@ class SearchPlanner {
 
   // search.json: the settings, every rung, the winner and runner-up, what it cost and what
   // the grid would have.
-  Json summary(const SearchState& state, const std::vector<TrialRun>& records) const;
+  SearchSummary summary(const SearchState& state, const std::vector<TrialRun>& records) const;
 
   // The console's line for a rung, and for the end.
   std::string rung_line(const SearchRung& rung) const;
