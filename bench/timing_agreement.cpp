@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   settings.quiet.wait_s = 0;  // the plain loop beside it does not wait for a quiet machine
   harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
   harness::ReductionMemory memory(joined.communicator);
-  const harness::PointBenchmark benchmark{harness::collective_op("allreduce"),
+  const harness::PointBenchmark benchmark{harness::collective_op(harness::plugin::Collective::kAllreduce),
                                           settings,
                                           harness::element_type(settings.dtype),
                                           *joined.communicator,
@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
     std::vector<float> send(count, 0.0f), receive(count, 0.0f);
     std::vector<double> ratios, harness_us, plain_us, separate_us;
     for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits both alike
-      harness_us.push_back(harness::measure_point(benchmark, bytes).p50_us);
+      harness_us.push_back(
+          harness::measure_point(benchmark, static_cast<std::int64_t>(count)).p50_us);
       plain_us.push_back(plain_loop_us(send, receive, true, settings.min_time_s));
       separate_us.push_back(plain_loop_us(send, receive, false, settings.min_time_s));
       ratios.push_back(harness_us.back() / plain_us.back());

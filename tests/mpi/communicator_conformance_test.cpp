@@ -1,7 +1,9 @@
 // One conformance suite for every communicator plugin found in the plugin directory: in-place
 // allreduce (sum, avg; fp32, fp64; 0, 1, 7 and 1 Mi elements) on the whole job and on every
 // sub-group of its first ranks, in host memory and in memory the communicator provides,
-// broadcast, and invalid arguments.
+// broadcast, invalid arguments, and the collectives of API 4 (reduce_scatter, allgather,
+// alltoall) wherever a plugin lists them, exactly, on every sub-group and for odd block sizes;
+// a plugin that does not list one says so when asked.
 #include <gtest/gtest.h>
 
 #include <c10/util/BFloat16.h>
@@ -20,6 +22,7 @@
 #include "mpi_test_util.h"
 #include "test_support.h"
 #include "trial/backend_join.h"
+#include "trial/composed_backend.h"
 #include "trial/hierarchical_backend.h"  // the composition every composed backend test runs
 
 namespace harness {
@@ -199,6 +202,76 @@ class Conformance : public ::testing::TestWithParam<Variant> {
                                                : 1e-6;
   }
 
+  bool offers(plugin::Collective collective) const {
+    if (find_composed_backend(GetParam().name)) return false;  // allreduce and broadcast only
+    const auto collectives = communicator_capabilities(*handle_).collectives;
+    return std::find(collectives.begin(), collectives.end(), collective) != collectives.end();
+  }
+
+  // One call of a collective of API 4 over `comm`, blocks of `block` elements, checked element
+  // by element against what every rank's input makes; the wrong ones are counted.
+  template <class T>
+  void check_split(MPI_Comm comm, plugin::Collective collective, plugin::DType dtype,
+                   std::size_t block, plugin::ReduceOp op = plugin::ReduceOp::kSum) {
+    int rank = 0, size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    auto communicator = join_or_decline(comm);
+    if (!communicator) return;
+    const std::size_t whole = block * static_cast<std::size_t>(size);
+    const bool gathers = collective == plugin::Collective::kAllgather;
+    const bool scatters = collective == plugin::Collective::kReduceScatter;
+    std::vector<T> input(gathers ? block : whole), output(scatters ? block : whole, T(-7));
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<T>(element(rank, i));
+    const plugin::BufferView in{input.data(), input.size(), dtype};
+    const plugin::BufferView out{output.data(), output.size(), dtype};
+    const plugin::Status status =
+        scatters ? communicator->reduce_scatter(in, out, {op, nullptr})
+        : gathers ? communicator->allgather(in, out, {})
+                  : communicator->alltoall(in, out, {});
+    ASSERT_TRUE(status.is_ok()) << status.message();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < output.size(); ++i) {
+      double expected = 0;
+      if (scatters) {
+        for (int r = 0; r < size; ++r) expected += element(r, rank * block + i);
+        if (op == plugin::ReduceOp::kAvg) expected /= size;
+      } else if (gathers) {
+        expected = element(static_cast<int>(i / block), i % block);
+      } else {  // block i / block of the output is block `rank` of that rank's input
+        expected = element(static_cast<int>(i / block), rank * block + i % block);
+      }
+      if (std::abs(static_cast<double>(static_cast<float>(output[i])) - expected) >
+          tolerance(dtype) * std::abs(expected))
+        ++wrong;
+    }
+    EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << " " << plugin::collective_name(collective)
+                         << " " << plugin::dtype_name(dtype) << " block " << block
+                         << " group of " << size;
+  }
+
+  // Every collective of API 4 the plugin lists, each dtype it lists, on the whole job and each
+  // group of its first ranks, blocks of 1, 7 and 1001 elements (odd: no even split to hide in).
+  template <class T>
+  void check_split_collectives(plugin::DType dtype) {
+    if (!supports(dtype)) return;
+    for (int k = 2; k <= world_size(); ++k) {
+      MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k, nullptr);
+      if (group != MPI_COMM_NULL) {
+        for (const auto collective : {plugin::Collective::kReduceScatter,
+                                      plugin::Collective::kAllgather, plugin::Collective::kAlltoall})
+          if (offers(collective))
+            for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1001}})
+              check_split<T>(group, collective, dtype, block);
+        if (offers(plugin::Collective::kReduceScatter))
+          check_split<T>(group, plugin::Collective::kReduceScatter, dtype, 7,
+                         plugin::ReduceOp::kAvg);
+        MPI_Comm_free(&group);
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  }
+
   bool supports(plugin::DType dtype) const {
     const auto dtypes = communicator_capabilities(*handle_).dtypes;
     return std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
@@ -276,6 +349,34 @@ TEST_P(Conformance, ProvidedMemoryMismatchFailsOnEveryRank) {
   ASSERT_TRUE(
       communicator->allreduce({shared.data(), kCount, plugin::DType::kFloat32}, {}).is_ok());
   EXPECT_EQ(shared.data()[kCount - 1], static_cast<float>(world_size()));
+}
+
+TEST_P(Conformance, ReduceScatterAllgatherAlltoallWhereListed) {
+  check_split_collectives<float>(plugin::DType::kFloat32);
+  check_split_collectives<double>(plugin::DType::kFloat64);
+  check_split_collectives<c10::BFloat16>(plugin::DType::kBFloat16);
+}
+
+// c10d's ProcessGroup answers a collective it lacks with an error naming it; so does a plugin.
+TEST_P(Conformance, ACollectiveNotListedIsRefusedByName) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  std::vector<float> input(4 * world_size(), 1.0f), output(4 * world_size(), 0.0f);
+  const plugin::BufferView in{input.data(), input.size(), plugin::DType::kFloat32};
+  const plugin::BufferView out{output.data(), output.size(), plugin::DType::kFloat32};
+  for (const auto collective : {plugin::Collective::kAllgather, plugin::Collective::kAlltoall}) {
+    if (offers(collective) || find_composed_backend(GetParam().name)) continue;
+    const plugin::BufferView small{input.data(), 4, plugin::DType::kFloat32};
+    const plugin::Status status = collective == plugin::Collective::kAllgather
+                                      ? communicator->allgather(small, out, {})
+                                      : communicator->alltoall(in, out, {});
+    EXPECT_EQ(status.code(), plugin::StatusCode::kUnsupported) << status.message();
+    EXPECT_NE(status.message().find(std::string("does not support ") +
+                                    plugin::collective_name(collective)),
+              std::string::npos)
+        << status.message();
+  }
+  ASSERT_TRUE(communicator->barrier().is_ok());
 }
 
 TEST_P(Conformance, BroadcastFromEveryRoot) {

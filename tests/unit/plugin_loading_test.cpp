@@ -55,6 +55,25 @@ TEST(PluginLoading, WrongApiVersionNamesBothVersions) {
                              std::to_string(plugin::kApiVersion));
 }
 
+// A plugin of API 3 loads; its capabilities are read as API 3 laid them out, and the
+// collectives API 4 added are answered by the host, not through slots its objects lack.
+TEST(PluginLoading, AnApi3PluginLoadsAndOffersWhatApi3Had) {
+  PluginHandle handle;
+  ASSERT_EQ(open_plugin(kTestPlugins + "/libharness_comm_api3.so", &handle), "");
+  EXPECT_EQ(handle.api_version, 3u);
+  const auto capabilities = communicator_capabilities(handle);
+  EXPECT_EQ(capabilities.dtypes, std::vector<plugin::DType>{plugin::DType::kFloat32});
+  EXPECT_EQ(capabilities.collectives,
+            (std::vector<plugin::Collective>{plugin::Collective::kAllreduce,
+                                             plugin::Collective::kBroadcast}));
+  const auto communicator = create_communicator(handle, Json::object());
+  EXPECT_EQ(communicator->describe(), "api3 MPI_Allreduce");
+  float in[2] = {1, 2}, out[2] = {0, 0};
+  const plugin::Status status = communicator->allgather({in, 1}, {out, 2}, {});
+  EXPECT_EQ(status.code(), plugin::StatusCode::kUnsupported);
+  EXPECT_CONTAINS(status.message(), "api3 MPI_Allreduce does not support allgather");
+}
+
 TEST(PluginLoading, WrongBuildIdNamesBothIds) {
   PluginHandle handle;
   const std::string error = open_plugin(kTestPlugins + "/libharness_comm_wrong_build.so", &handle);
@@ -87,6 +106,7 @@ TEST(PluginLoading, NotALibrary) {
 TEST(PluginLoading, DiscoveryWarnsOfBrokenPlugins) {
   const auto registry = PluginRegistry::discover({kTestPlugins});
   EXPECT_EQ(registry.warnings().size(), 3u);  // wrong_api, wrong_build, missing_symbol
+  EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "api3"), nullptr);
   EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "throwing"), nullptr);
 }
 

@@ -1,7 +1,8 @@
 // The collectives the benchmark can time, one row each (nccl-tests' per-collective files in
-// one table): how many bytes a count of elements moves, each rank's input, the expected
-// result, the bus-bandwidth factor (doc/PERFORMANCE.md of nccl-tests), and the call itself.
-// A broadcast or allgather benchmark is one more row.
+// one table): each rank's input and output counts for a message of `count` elements in total
+// (nccl-tests' sizes: the whole buffer; a rank's block is count / ranks), each rank's input,
+// the expected output, the bus-bandwidth factor (doc/PERFORMANCE.md of nccl-tests), and the
+// call itself.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -14,22 +15,39 @@
 
 namespace harness {
 
+// Who takes part and how: the group's size, this rank, the reduction and broadcast's root.
+struct CollectiveCall {
+  int ranks = 1;
+  int rank = 0;
+  plugin::ReduceOp reduce = plugin::ReduceOp::kSum;
+  int root = 0;
+};
+
 struct CollectiveOp {
-  const char* name;
-  // Bytes in one rank's buffer for `count` elements of `element_size` bytes.
-  std::uint64_t (*bytes_for_count)(std::uint64_t count, std::size_t element_size, int ranks);
-  // Rank `rank`'s input: deterministic, so a wrong element cannot hide.
-  at::Tensor (*init_data)(int64_t count, int rank, const at::TensorOptions& options);
-  // What every rank's buffer must hold afterwards, in float64 on options' device.
-  at::Tensor (*expected)(int64_t count, int ranks, plugin::ReduceOp reduce,
+  plugin::Collective collective;
+  // allreduce and broadcast work in place: the output is the input buffer.
+  bool in_place;
+  // Elements of one rank's input and output for a message of `count` elements in total.
+  std::int64_t (*input_count)(std::int64_t count, int ranks);
+  std::int64_t (*output_count)(std::int64_t count, int ranks);
+  // This rank's input: deterministic, so a wrong element cannot hide.
+  at::Tensor (*init_data)(std::int64_t count, const CollectiveCall& call,
+                          const at::TensorOptions& options);
+  // What this rank's output must hold afterwards, in float64 on options' device.
+  at::Tensor (*expected)(std::int64_t count, const CollectiveCall& call,
                          const at::TensorOptions& options);
   // busbw = algbw * bus_factor(ranks): comparable to the links' bandwidth.
   double (*bus_factor)(int ranks);
-  plugin::Status (*run)(plugin::Communicator& communicator, plugin::BufferView buffer,
-                        plugin::ReduceOp reduce);
+  plugin::Status (*run)(plugin::Communicator& communicator, plugin::BufferView input,
+                        plugin::BufferView output, const CollectiveCall& call);
 };
 
-// The row named `name`; throws std::invalid_argument for an unknown one.
-const CollectiveOp& collective_op(const std::string& name);
+const CollectiveOp& collective_op(plugin::Collective collective);
+
+// The total elements a message of `bytes` holds for this collective over `ranks`: whole
+// elements, and for the collectives that split it a multiple of the ranks, rounded down as
+// nccl-tests rounds (0 when the message holds less than one element per rank).
+std::int64_t message_count(const CollectiveOp& op, std::uint64_t bytes, std::size_t element_size,
+                           int ranks);
 
 }  // namespace harness

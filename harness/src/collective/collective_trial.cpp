@@ -13,6 +13,22 @@
 
 namespace harness {
 
+namespace {
+
+// Each size's elements in total; a size that splits into no whole element per rank, or into
+// the same message as the size before it, is not measured again.
+std::vector<std::int64_t> message_counts(const CollectiveSettings& settings, const CollectiveOp& op,
+                                         int ranks) {
+  std::vector<std::int64_t> counts;
+  for (const std::uint64_t bytes : settings.message_bytes) {
+    const std::int64_t count = message_count(op, bytes, plugin::dtype_size(settings.dtype), ranks);
+    if (count > 0 && (counts.empty() || counts.back() != count)) counts.push_back(count);
+  }
+  return counts;
+}
+
+}  // namespace
+
 TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial& trial,
                                  const TrialContext& context) {
   const auto started = std::chrono::steady_clock::now();
@@ -44,7 +60,7 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
   try {
     QuietGate gate(settings.quiet, context.comm, context.watchdog);
     ReductionMemory memory(backend.communicator);
-    const PointBenchmark benchmark{collective_op("allreduce"),
+    const PointBenchmark benchmark{collective_op(settings.collective),
                                    settings,
                                    element_type(settings.dtype),
                                    *backend.communicator,
@@ -54,8 +70,8 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
                                    memory};
     std::vector<CollectivePoint> points;
     long long wrong = 0;
-    for (const std::uint64_t bytes : settings.message_bytes) {
-      points.push_back(measure_point(benchmark, bytes));
+    for (const std::int64_t count : message_counts(settings, benchmark.op, context.size)) {
+      points.push_back(measure_point(benchmark, count));
       wrong += points.back().wrong.value_or(0);
     }
     record.points = std::move(points);

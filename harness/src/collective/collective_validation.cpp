@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "loader/plugin_capabilities.h"
+#include "trial/composed_backend.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -66,10 +68,43 @@ void check_searched_size(const CollectiveSettings& settings, ValidationContext& 
                      " measure (" + listed + " bytes); give one of them");
 }
 
+// The backend offers the collective: a composed backend allreduces and broadcasts; a plugin
+// lists what it offers in its capabilities.
+void check_offered(const CollectiveSettings& settings,
+                   const std::vector<const PluginHandle*>& communicators,
+                   ValidationContext& context) {
+  const plugin::Collective wanted = settings.collective;
+  const bool basic =
+      wanted == plugin::Collective::kAllreduce || wanted == plugin::Collective::kBroadcast;
+  if (basic || communicators.empty()) return;
+  std::string offered;
+  bool offers = !find_composed_backend(settings.backend);
+  for (const PluginHandle* plugin : communicators) {
+    const auto collectives = communicator_capabilities(*plugin).collectives;
+    offers = offers && std::find(collectives.begin(), collectives.end(), wanted) != collectives.end();
+    offered.clear();
+    for (const plugin::Collective c : collectives)
+      offered += (offered.empty() ? "" : ", ") + std::string(plugin::collective_name(c));
+  }
+  if (offers) return;
+  context.add("collective", "backend \"" + settings.backend + "\" does not support " +
+                                plugin::collective_name(wanted) + " (it offers " +
+                                (offered.empty() ? std::string("allreduce, broadcast") : offered) +
+                                ")");
+}
+
+void check_root(const CollectiveSettings& settings, ValidationContext& context) {
+  if (settings.root >= settings.world_size)
+    context.add("root", "rank " + std::to_string(settings.root) + " is outside the group of " +
+                            std::to_string(settings.world_size) + " rank(s)");
+}
+
 }  // namespace
 
 void validate_collective_trial(const CollectiveSettings& settings, ValidationContext& context) {
-  check_backend(context, settings.backend, settings.backend_params);
+  check_offered(settings, check_backend(context, settings.backend, settings.backend_params),
+                context);
+  check_root(settings, context);
   if (settings.explicit_sizes)
     check_explicit_sizes(settings, context);
   else

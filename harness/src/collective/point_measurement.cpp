@@ -40,20 +40,44 @@ plugin::BufferView view_of(at::Tensor& buffer, const PointBenchmark& b) {
           b.on_cuda ? static_cast<int>(buffer.get_device()) : 0};
 }
 
-void call(const PointBenchmark& b, const plugin::BufferView& view) {
-  throw_if_failed(b.op.run(b.communicator, view, b.settings.reduce), b.op.name);
+CollectiveCall call_of(const PointBenchmark& b) {
+  return {b.context.size, b.context.rank, b.settings.reduce, b.settings.root};
+}
+
+// One message size's buffers: this rank's data as made, the input the calls read and the
+// output they write (the input itself for the in-place collectives).
+struct Buffers {
+  at::Tensor pristine, input, output;
+  plugin::BufferView input_view, output_view;
+};
+
+Buffers buffers_for(const PointBenchmark& b, std::int64_t count) {
+  Buffers buffers;
+  buffers.pristine = b.op.init_data(count, call_of(b), tensor_options(b));
+  buffers.input = b.memory.zeros(buffers.pristine.numel(), buffers.pristine.options());
+  buffers.input.copy_(buffers.pristine);
+  buffers.output = b.op.in_place ? buffers.input
+                                 : b.memory.zeros(b.op.output_count(count, b.context.size),
+                                                  buffers.pristine.options());
+  buffers.input_view = view_of(buffers.input, b);
+  buffers.output_view = view_of(buffers.output, b);
+  return buffers;
+}
+
+void call(const PointBenchmark& b, const Buffers& buffers) {
+  throw_if_failed(b.op.run(b.communicator, buffers.input_view, buffers.output_view, call_of(b)),
+                  plugin::collective_name(b.op.collective));
 }
 
 // Warm-up calls; returns the slowest rank's median seconds per call (every rank the same).
-double warm_up(const PointBenchmark& b, at::Tensor& buffer) {
-  const plugin::BufferView view = view_of(buffer, b);
+double warm_up(const PointBenchmark& b, const Buffers& buffers) {
   std::vector<double> seconds;
   for (int i = 0; i < std::max(1, b.settings.warmup_iters); ++i) {
     WatchedOperation watched(b.context.watchdog, "collective warm-up call",
                              static_cast<std::uint64_t>(i), b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
-    call(b, view);
+    call(b, buffers);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
@@ -82,9 +106,8 @@ SamplePlan plan_samples(const PointBenchmark& b, double seconds_per_call) {
 
 // Loop timing: back-to-back calls after one barrier, on zeros (a sum of zeros stays zero, so
 // thousands of in-place calls never overflow). Seconds per call, one value per sample.
-std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, SamplePlan plan) {
-  buffer.zero_();
-  const plugin::BufferView view = view_of(buffer, b);
+std::vector<double> time_loops(const PointBenchmark& b, Buffers& buffers, SamplePlan plan) {
+  buffers.input.zero_();
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     // Watched per sample, not per call: a few atomic stores would show in a 4 B call.
@@ -92,7 +115,7 @@ std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, Samp
                              static_cast<std::uint64_t>(sample), b.context.size);
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
-    for (int i = 0; i < plan.calls_per_sample; ++i) call(b, view);
+    for (int i = 0; i < plan.calls_per_sample; ++i) call(b, buffers);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0) / plan.calls_per_sample);
   }
@@ -100,35 +123,33 @@ std::vector<double> time_loops(const PointBenchmark& b, at::Tensor& buffer, Samp
 }
 
 // Per-iteration timing: each call starts from the rank's data, after a barrier.
-std::vector<double> time_iterations(const PointBenchmark& b, const at::Tensor& pristine,
-                                    at::Tensor& buffer, SamplePlan plan) {
-  const plugin::BufferView view = view_of(buffer, b);
+std::vector<double> time_iterations(const PointBenchmark& b, Buffers& buffers, SamplePlan plan) {
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     WatchedOperation watched(b.context.watchdog, "collective sample",
                              static_cast<std::uint64_t>(sample), b.context.size);
-    buffer.copy_(pristine);
+    buffers.input.copy_(buffers.pristine);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
     const auto t0 = Clock::now();
-    call(b, view);
+    call(b, buffers);
     throw_if_failed(b.communicator.synchronize(), "synchronize");
     seconds.push_back(seconds_since(t0));
   }
   return seconds;
 }
 
-// One call from every rank's data, compared with the expected result; wrong elements over
-// all ranks (complete on rank 0).
-long long count_wrong(const PointBenchmark& b, const at::Tensor& pristine, at::Tensor& buffer) {
+// One call from every rank's data, its output compared with the expected one; wrong elements
+// over all ranks (complete on rank 0).
+long long count_wrong(const PointBenchmark& b, Buffers& buffers, std::int64_t count) {
   WatchedOperation watched(b.context.watchdog, "collective correctness check", 0, b.context.size);
-  buffer.copy_(pristine);
-  call(b, view_of(buffer, b));
+  buffers.input.copy_(buffers.pristine);
+  if (!b.op.in_place) buffers.output.zero_();
+  call(b, buffers);
   throw_if_failed(b.communicator.synchronize(), "synchronize");
-  const auto expected =
-      b.op.expected(buffer.numel(), b.context.size, b.settings.reduce, buffer.options());
-  const auto error =
-      (buffer.to(torch::kFloat64) - expected).abs() > (expected.abs() * b.type.tolerance + 1e-9);
+  const auto expected = b.op.expected(count, call_of(b), buffers.output.options());
+  const auto error = (buffers.output.to(torch::kFloat64) - expected).abs() >
+                     (expected.abs() * b.type.tolerance + 1e-9);
   long long wrong = error.sum().item<int64_t>(), total = 0;
   check_mpi(MPI_Reduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, b.context.comm), "MPI_Reduce");
   return total;
@@ -139,7 +160,7 @@ CollectivePoint summarise_point(const PointBenchmark& b, std::uint64_t count, Sa
   const SampleSummary s = summarise(seconds);
   CollectivePoint p;
   p.count = count;
-  p.bytes = b.op.bytes_for_count(count, plugin::dtype_size(b.type.dtype), b.context.size);
+  p.bytes = count * plugin::dtype_size(b.type.dtype);
   p.iters = s.n;
   p.calls = s.n * static_cast<std::uint64_t>(plan.calls_per_sample);
   p.mean_us = s.mean * 1e6;
@@ -160,24 +181,18 @@ CollectivePoint summarise_point(const PointBenchmark& b, std::uint64_t count, Sa
 
 }  // namespace
 
-CollectivePoint measure_point(const PointBenchmark& b, std::uint64_t requested_bytes) {
-  const auto element = plugin::dtype_size(b.type.dtype);
-  const auto count = std::max<std::uint64_t>(1, requested_bytes / element);
-  const auto pristine =
-      b.op.init_data(static_cast<int64_t>(count), b.context.rank, tensor_options(b));
-  auto buffer = b.memory.zeros(pristine.numel(), pristine.options());
-  buffer.copy_(pristine);
-  const SamplePlan plan = plan_samples(b, warm_up(b, buffer));
+CollectivePoint measure_point(const PointBenchmark& b, std::int64_t count) {
+  Buffers buffers = buffers_for(b, count);
+  const SamplePlan plan = plan_samples(b, warm_up(b, buffers));
   const auto seconds = b.gate.measure([&] {
-    return b.settings.timing == CollectiveTiming::kLoop
-               ? time_loops(b, buffer, plan)
-               : time_iterations(b, pristine, buffer, plan);
+    return b.settings.timing == CollectiveTiming::kLoop ? time_loops(b, buffers, plan)
+                                                        : time_iterations(b, buffers, plan);
   });
-  CollectivePoint point =
-      summarise_point(b, count, plan, max_over_ranks(seconds, b.context.comm, b.context.watchdog));
+  CollectivePoint point = summarise_point(b, static_cast<std::uint64_t>(count), plan,
+                                          max_over_ranks(seconds, b.context.comm, b.context.watchdog));
   if (b.gate.active()) point.slowdown = b.gate.last_slowdown();
   point.noisy = point.noisy || !b.gate.last_quiet();
-  if (b.settings.check) point.wrong = count_wrong(b, pristine, buffer);
+  if (b.settings.check) point.wrong = count_wrong(b, buffers, count);
   return point;
 }
 

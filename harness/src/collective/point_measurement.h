@@ -27,8 +27,8 @@ struct PointBenchmark {
   ReductionMemory& memory;  // where the reduced buffer lies
 };
 
-// Collective over the trial's group; rank 0's point is complete. Throws when a plugin or MPI
-// call fails.
-CollectivePoint measure_point(const PointBenchmark& benchmark, std::uint64_t requested_bytes);
+// Collective over the trial's group; rank 0's point is complete. `count` is the message's
+// elements in total (collective_ops.h: message_count). Throws when a plugin or MPI call fails.
+CollectivePoint measure_point(const PointBenchmark& benchmark, std::int64_t count);
 
 }  // namespace harness

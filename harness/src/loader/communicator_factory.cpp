@@ -1,6 +1,9 @@
 #include "loader/communicator_factory.h"
 
 #include <stdexcept>
+#include <utility>
+
+#include "loader/api3_communicator.h"
 
 namespace harness {
 
@@ -10,7 +13,7 @@ std::shared_ptr<plugin::Communicator> create_communicator(const PluginHandle& pl
   auto communicator = create_plugin_object<plugin::Communicator>(
       plugin, plugin::kCreateCommunicatorSymbol, params.dump(), &status);
   if (!communicator) throw std::invalid_argument(status.message());
-  return communicator;
+  return plugin.api_version == 3 ? api3_communicator(std::move(communicator)) : communicator;
 }
 
 }  // namespace harness

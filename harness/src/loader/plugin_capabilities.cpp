@@ -1,5 +1,7 @@
 #include "loader/plugin_capabilities.h"
 
+#include "loader/api3_communicator.h"
+
 namespace harness {
 
 plugin::ModelCapabilities model_capabilities(const PluginHandle& plugin) {
@@ -7,6 +9,9 @@ plugin::ModelCapabilities model_capabilities(const PluginHandle& plugin) {
 }
 
 plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin) {
+  if (plugin.api_version == 3)
+    return from_api3(plugin_capabilities<CommunicatorCapabilitiesApi3>(
+        plugin, plugin::kCommunicatorCapabilitiesSymbol));
   return plugin_capabilities<plugin::CommunicatorCapabilities>(
       plugin, plugin::kCommunicatorCapabilitiesSymbol);
 }

@@ -25,10 +25,11 @@ std::string open_plugin(const std::string& path, PluginHandle* handle) {
     return path + ": missing symbol " + plugin::kInfoSymbol + " (not a harness plugin)";
   const auto* info = library->get<const plugin::PluginInfo*() noexcept>(plugin::kInfoSymbol)();
   if (!info) return path + ": " + plugin::kInfoSymbol + " returned null";
-  if (info->api_version != plugin::kApiVersion)
+  if (info->api_version < plugin::kOldestApiVersion || info->api_version > plugin::kApiVersion)
     return path + ": plugin API version " + std::to_string(info->api_version) +
            " but this harness speaks version " + std::to_string(plugin::kApiVersion) +
-           "; rebuild the plugin against this harness";
+           " (and loads " + std::to_string(plugin::kOldestApiVersion) +
+           " and later); rebuild the plugin against this harness";
   if (std::string(info->build_id ? info->build_id : "") != plugin::kBuildId)
     return path + ": plugin build id \"" + (info->build_id ? info->build_id : "") +
            "\" differs from the harness build id \"" + plugin::kBuildId +
@@ -41,17 +42,24 @@ std::string open_plugin(const std::string& path, PluginHandle* handle) {
            ? std::vector<const char*>{plugin::kCreateModelSymbol, plugin::kModelCapabilitiesSymbol}
            : std::vector<const char*>{plugin::kCreateCommunicatorSymbol,
                                       plugin::kCommunicatorCapabilitiesSymbol})
-    if (!library->has(symbol))
+    if (!library->has(entry_symbol(symbol, info->api_version)))
       return path + ": " + plugin::plugin_kind_name(info->kind) + " plugin \"" +
-             (info->name ? info->name : "?") + "\" is missing symbol " + symbol;
+             (info->name ? info->name : "?") + "\" is missing symbol " +
+             entry_symbol(symbol, info->api_version);
 
   handle->name = info->name ? info->name : "";
   handle->kind = info->kind;
   handle->version = info->version ? info->version : "";
   handle->description = info->description ? info->description : "";
   handle->path = fs::absolute(path).lexically_normal().string();
+  handle->api_version = info->api_version;
   handle->library = std::move(library);
   return {};
+}
+
+std::string entry_symbol(const char* host_symbol, std::uint32_t api_version) {
+  const std::string name = host_symbol;
+  return name.substr(0, name.rfind("_v") + 2) + std::to_string(api_version);
 }
 
 namespace {

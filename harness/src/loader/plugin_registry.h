@@ -2,6 +2,7 @@
 // never unloaded; every object a plugin creates holds a reference to its library.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,8 +20,13 @@ struct PluginHandle {
   std::string version;
   std::string description;
   std::string path;
+  std::uint32_t api_version = plugin::kApiVersion;  // what it was built for
   std::shared_ptr<boost::dll::shared_library> library;
 };
+
+// The name of an entry point (given as this host's, "harness_create_model_v4") as a plugin of
+// `api_version` exports it ("harness_create_model_v3").
+std::string entry_symbol(const char* host_symbol, std::uint32_t api_version);
 
 // Opens one library and checks its info symbol, API version, build id and the entry points of
 // its kind. Returns an error message (empty on success) and fills handle.
@@ -62,14 +68,14 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& flag
 // HARNESS_PLUGIN_PATH entries that are no directory (a typo, a file): said, never silent.
 std::vector<std::string> plugin_path_warnings();
 
-// Creates an object through a plugin's create symbol. The returned shared_ptr keeps the
-// library loaded for as long as the object lives.
+// Creates an object through a plugin's create symbol (this host's name for it). The returned
+// shared_ptr keeps the library loaded for as long as the object lives.
 template <class Interface>
 std::shared_ptr<Interface> create_plugin_object(const PluginHandle& plugin, const char* symbol,
                                                 const std::string& params_json,
                                                 plugin::Status* status) {
   using Create = Interface*(const char*, plugin::Status*) noexcept;
-  auto* create = plugin.library->get<Create>(symbol);
+  auto* create = plugin.library->get<Create>(entry_symbol(symbol, plugin.api_version));
   Interface* object = create(params_json.c_str(), status);
   if (!object) {
     if (status->is_ok()) *status = plugin::Status::internal("plugin returned no object");
@@ -79,11 +85,13 @@ std::shared_ptr<Interface> create_plugin_object(const PluginHandle& plugin, cons
   return std::shared_ptr<Interface>(object, [library](Interface* p) { delete p; });
 }
 
-// Calls a plugin's capabilities symbol.
+// Calls a plugin's capabilities symbol (this host's name for it) with the struct of the
+// plugin's API.
 template <class Capabilities>
 Capabilities plugin_capabilities(const PluginHandle& plugin, const char* symbol) {
   Capabilities capabilities;
-  plugin.library->get<void(Capabilities*) noexcept>(symbol)(&capabilities);
+  plugin.library->get<void(Capabilities*) noexcept>(entry_symbol(symbol, plugin.api_version))(
+      &capabilities);
   return capabilities;
 }
 

@@ -42,6 +42,9 @@ std::string communicator_capability_text(const PluginHandle& p) {
                      (c.cuda_buffers ? (c.host_buffers ? "+cuda" : "cuda") : "") + " dtypes=";
   for (std::size_t i = 0; i < c.dtypes.size(); ++i)
     text += std::string(i ? "," : "") + plugin::dtype_name(c.dtypes[i]);
+  text += " collectives=";
+  for (std::size_t i = 0; i < c.collectives.size(); ++i)
+    text += std::string(i ? "," : "") + plugin::collective_name(c.collectives[i]);
   if (!c.unavailable_reason.empty()) text += " UNAVAILABLE: " + c.unavailable_reason;
   return text;
 }

@@ -11,6 +11,12 @@ const EnumChoice<plugin::DType> kDTypes[] = {{"fp32", plugin::DType::kFloat32},
                                              {"bf16", plugin::DType::kBFloat16}};
 const EnumChoice<plugin::ReduceOp> kReduceOps[] = {{"sum", plugin::ReduceOp::kSum},
                                                    {"avg", plugin::ReduceOp::kAvg}};
+const EnumChoice<plugin::Collective> kCollectives[] = {
+    {"allreduce", plugin::Collective::kAllreduce},
+    {"reduce_scatter", plugin::Collective::kReduceScatter},
+    {"allgather", plugin::Collective::kAllgather},
+    {"broadcast", plugin::Collective::kBroadcast},
+    {"alltoall", plugin::Collective::kAlltoall}};
 const EnumChoice<CollectiveTiming> kTimings[] = {
     {"loop", CollectiveTiming::kLoop}, {"per_iteration", CollectiveTiming::kPerIteration}};
 
@@ -19,6 +25,11 @@ const SettingsTable<CollectiveSettings>& collective_table() {
   using S = CollectiveSettings;
   static const auto table =
       SettingsTable<S>()
+          .add_choice("collective", &S::collective, kCollectives,
+                      "the collective timed; a message size is the whole buffer, as in "
+                      "nccl-tests: reduce_scatter's input, allgather's output, alltoall's "
+                      "input and output, each rank's block size / world_size")
+          .add("root", &S::root, "broadcast's root rank", {0, 65535})
           .add("world_size", &S::world_size, "ranks in the trial's group", {1, 65536})
           .add("backend", &S::backend, "communicator plugin name")
           .add("backend_params", &S::backend_params, "parameters passed to the communicator plugin")

@@ -20,6 +20,8 @@ enum class CollectiveTiming { kLoop, kPerIteration };
 const char* collective_timing_name(CollectiveTiming timing);
 
 struct CollectiveSettings {
+  plugin::Collective collective = plugin::Collective::kAllreduce;
+  int root = 0;  // broadcast's
   int world_size = 1;
   std::string backend = "mpi";
   Json backend_params = Json::object();

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "common/brief.h"
+#include <vector>
+
 #include "common/hashing.h"
 #include "common/input_error.h"
 #include "common/random.h"
@@ -85,11 +87,31 @@ Json hash_model_files(const Json& settings, FileHashes* cache) {
   return files;
 }
 
+// Settings that joined a kind after its first records: at these values (their defaults) they
+// stay out of the key, so that a trial that does what it did before keeps its key (--resume
+// of an older folder, the regression gate against an older build).
+struct LaterSetting {
+  const char* kind;
+  const char* name;
+  nlohmann::json default_value;
+};
+const std::vector<LaterSetting>& later_settings() {
+  static const std::vector<LaterSetting> settings = {{"collective", "collective", "allreduce"},
+                                                     {"collective", "root", 0}};
+  return settings;
+}
+
 // Keys hash sorted-key JSON so that field order in the file does not matter. Model files
 // join only when there are some, so keys of trials without them are those of earlier runs.
 nlohmann::json canonical_trial(const Trial& trial) {
   nlohmann::json canonical = {{"kind", trial.kind},
                               {"settings", nlohmann::json::parse(trial.settings.dump())}};
+  for (const LaterSetting& later : later_settings()) {
+    auto& settings = canonical["settings"];
+    if (trial.kind == later.kind && settings.contains(later.name) &&
+        settings[later.name] == later.default_value)
+      settings.erase(later.name);
+  }
   if (!trial.model_files.empty())
     canonical["model_files"] = nlohmann::json::parse(trial.model_files.dump());
   return canonical;

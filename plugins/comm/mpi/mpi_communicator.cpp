@@ -1,4 +1,5 @@
-// The "mpi" backend: in-place MPI_Allreduce on the trial's communicator. Averaging is a sum
+// The "mpi" backend: MPI's own collectives on the trial's communicator (an in-place
+// MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Allgather, MPI_Bcast, MPI_Alltoall). Averaging is a sum
 // followed by a scale, as MPI has no average op. MPI has no 16-bit float type either: fp16 and
 // bf16 travel as 16-bit integers and are summed by user-defined ops that round every sum back
 // to the type (MPI_Op_create).
@@ -17,6 +18,7 @@
 namespace harness::plugins {
 
 using plugin::BufferView;
+using plugin::Collective;
 using plugin::DType;
 using plugin::mpi_status;
 using plugin::Status;
@@ -43,11 +45,15 @@ class MpiCommunicator final : public plugin::Communicator {
  public:
   static constexpr const char* kName = "mpi";
   static constexpr const char* kVersion = "1.0.0";
-  static constexpr const char* kDescription = "MPI_Allreduce on the trial communicator";
+  static constexpr const char* kDescription =
+      "MPI's collectives (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Allgather, MPI_Bcast, "
+      "MPI_Alltoall) on the trial communicator";
 
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
     c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
+                     Collective::kBroadcast, Collective::kAlltoall};
     return c;
   }
 
@@ -92,6 +98,39 @@ class MpiCommunicator final : public plugin::Communicator {
 
   Status barrier() noexcept override { return mpi_status(MPI_Barrier(comm_), "MPI_Barrier"); }
 
+  Status reduce_scatter(BufferView input, BufferView output,
+                        const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kReduceScatter, input, output); !s.is_ok()) return s;
+    if (output.count == 0) return Status::ok();
+    Status s = mpi_status(
+        MPI_Reduce_scatter_block(input.data, output.data, static_cast<int>(output.count),
+                                 mpi_type(input.dtype), sum_op(input.dtype), comm_),
+        "MPI_Reduce_scatter_block");
+    if (!s.is_ok() || options.op == plugin::ReduceOp::kSum || size_ == 1) return s;
+    average(output);
+    return Status::ok();
+  }
+
+  Status allgather(BufferView input, BufferView output,
+                   const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAllgather, input, output); !s.is_ok()) return s;
+    if (input.count == 0) return Status::ok();
+    const int count = static_cast<int>(input.count);
+    return mpi_status(MPI_Allgather(input.data, count, mpi_type(input.dtype), output.data, count,
+                                    mpi_type(input.dtype), comm_),
+                      "MPI_Allgather");
+  }
+
+  Status alltoall(BufferView input, BufferView output,
+                  const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
+    if (input.count == 0) return Status::ok();
+    const int block = static_cast<int>(input.count / static_cast<std::size_t>(size_));
+    return mpi_status(MPI_Alltoall(input.data, block, mpi_type(input.dtype), output.data, block,
+                                   mpi_type(input.dtype), comm_),
+                      "MPI_Alltoall");
+  }
+
   std::string describe() const override { return "MPI_Allreduce"; }
 
  private:
@@ -100,6 +139,13 @@ class MpiCommunicator final : public plugin::Communicator {
     return plugin::check_buffer(
         buffer, "mpi", plugin::DeviceKind::kCpu,
         {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16});
+  }
+
+  Status check_pair(Collective collective, const BufferView& input,
+                    const BufferView& output) const {
+    if (Status s = check(input); !s.is_ok()) return s;
+    if (Status s = check(output); !s.is_ok()) return s;
+    return plugin::check_blocks(collective, input, output, size_);
   }
 
   static MPI_Datatype mpi_type(DType dtype) {

@@ -83,43 +83,97 @@ int ring_step(T* data, Segment send, Segment receive, int left, int right, MPI_C
 
 }  // namespace
 
+namespace {
+
+// The ring's two phases over segments of `count` elements. `shift` turns the ring: with 0 the
+// reduce-scatter leaves segment rank + 1 complete here (the allreduce's order); with -1 it
+// leaves segment rank, as a reduce-scatter's caller expects, and the allgather starts from it.
+struct Ring {
+  int rank, ranks, left, right;
+  MPI_Comm comm;
+  std::size_t count, chunk;
+  int shift;
+
+  Segment segment(int s) const { return segment_of(count, ranks, wrap(s + shift, ranks)); }
+
+  // After step s, segment (rank - s - 1) holds s + 2 ranks' contributions.
+  template <class T>
+  int reduce_scatter(T* data, T* scratch) const {
+    for (int s = 0; s < ranks - 1; ++s) {
+      const int rc = ring_step(data, segment(rank - s), segment(rank - s - 1), left, right, comm,
+                               chunk, /*reduce=*/true, scratch);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+  }
+
+  // Passes the complete segments around, starting from segment rank + 1.
+  template <class T>
+  int allgather(T* data, T* scratch) const {
+    for (int s = 0; s < ranks - 1; ++s) {
+      const int rc = ring_step(data, segment(rank + 1 - s), segment(rank - s), left, right, comm,
+                               chunk, /*reduce=*/false, scratch);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+  }
+};
+
 template <class T>
-int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
-                       std::vector<T>* scratch) {
+Ring ring_over(MPI_Comm comm, std::size_t count, const RingOptions& options, int shift) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  if (ranks == 1 || count == 0) return MPI_SUCCESS;
-  const int left = wrap(rank - 1, ranks), right = wrap(rank + 1, ranks);
-  const std::size_t chunk = std::max<std::size_t>(1, options.chunk_bytes / sizeof(T));
-  if (scratch->size() < segment_of(count, ranks, 0).count)
-    scratch->resize(segment_of(count, ranks, 0).count);
-
-  // Reduce-scatter: after step s, segment (rank - s - 1) holds s + 2 ranks' contributions.
-  for (int s = 0; s < ranks - 1; ++s) {
-    const int rc = ring_step(data, segment_of(count, ranks, wrap(rank - s, ranks)),
-                             segment_of(count, ranks, wrap(rank - s - 1, ranks)), left, right, comm,
-                             chunk, /*reduce=*/true, scratch->data());
-    if (rc != MPI_SUCCESS) return rc;
-  }
-  // Now segment (rank + 1) is complete here. Allgather: pass complete segments around.
-  for (int s = 0; s < ranks - 1; ++s) {
-    const int rc = ring_step(data, segment_of(count, ranks, wrap(rank + 1 - s, ranks)),
-                             segment_of(count, ranks, wrap(rank - s, ranks)), left, right, comm,
-                             chunk, /*reduce=*/false, scratch->data());
-    if (rc != MPI_SUCCESS) return rc;
-  }
-  return MPI_SUCCESS;
+  return {rank,  ranks, wrap(rank - 1, ranks), wrap(rank + 1, ranks),
+          comm,  count, std::max<std::size_t>(1, options.chunk_bytes / sizeof(T)),
+          shift};
 }
 
-template int ring_allreduce_sum<float>(float*, std::size_t, MPI_Comm, const RingOptions&,
-                                       std::vector<float>*);
-template int ring_allreduce_sum<double>(double*, std::size_t, MPI_Comm, const RingOptions&,
-                                        std::vector<double>*);
-template int ring_allreduce_sum<plugin::Float16>(plugin::Float16*, std::size_t, MPI_Comm,
-                                                 const RingOptions&, std::vector<plugin::Float16>*);
-template int ring_allreduce_sum<plugin::BFloat16>(plugin::BFloat16*, std::size_t, MPI_Comm,
-                                                  const RingOptions&,
-                                                  std::vector<plugin::BFloat16>*);
+template <class T>
+T* scratch_for(const Ring& ring, std::vector<T>* scratch) {
+  const std::size_t largest = segment_of(ring.count, ring.ranks, 0).count;
+  if (scratch->size() < largest) scratch->resize(largest);
+  return scratch->data();
+}
+
+}  // namespace
+
+template <class T>
+int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                       std::vector<T>* scratch) {
+  const Ring ring = ring_over<T>(comm, count, options, 0);
+  if (ring.ranks == 1 || count == 0) return MPI_SUCCESS;
+  T* space = scratch_for(ring, scratch);
+  const int rc = ring.reduce_scatter(data, space);
+  return rc != MPI_SUCCESS ? rc : ring.allgather(data, space);
+}
+
+template <class T>
+int ring_reduce_scatter_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                            std::vector<T>* scratch) {
+  const Ring ring = ring_over<T>(comm, count, options, -1);
+  if (ring.ranks == 1 || count == 0) return MPI_SUCCESS;
+  return ring.reduce_scatter(data, scratch_for(ring, scratch));
+}
+
+template <class T>
+int ring_allgather(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                   std::vector<T>* scratch) {
+  const Ring ring = ring_over<T>(comm, count, options, -1);
+  if (ring.ranks == 1 || count == 0) return MPI_SUCCESS;
+  return ring.allgather(data, scratch_for(ring, scratch));
+}
+
+#define HARNESS_RING_INSTANTIATE(T)                                                         \
+  template int ring_allreduce_sum<T>(T*, std::size_t, MPI_Comm, const RingOptions&,         \
+                                     std::vector<T>*);                                      \
+  template int ring_reduce_scatter_sum<T>(T*, std::size_t, MPI_Comm, const RingOptions&,    \
+                                          std::vector<T>*);                                 \
+  template int ring_allgather<T>(T*, std::size_t, MPI_Comm, const RingOptions&, std::vector<T>*);
+
+HARNESS_RING_INSTANTIATE(float)
+HARNESS_RING_INSTANTIATE(double)
+HARNESS_RING_INSTANTIATE(plugin::Float16)
+HARNESS_RING_INSTANTIATE(plugin::BFloat16)
 
 }  // namespace harness::plugins

@@ -22,4 +22,15 @@ template <class T>
 int ring_allreduce_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
                        std::vector<T>* scratch);
 
+// Its first half: afterwards segment `rank` of data (count / ranks elements when count is a
+// multiple of the ranks) holds the sum; the other segments are left partial.
+template <class T>
+int ring_reduce_scatter_sum(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                            std::vector<T>* scratch);
+
+// Its second half: with segment `rank` of data filled on each rank, fills the others.
+template <class T>
+int ring_allgather(T* data, std::size_t count, MPI_Comm comm, const RingOptions& options,
+                   std::vector<T>* scratch);
+
 }  // namespace harness::plugins

@@ -38,4 +38,24 @@ inline Status check_root(int root, int group_size) {
   return Status::ok();
 }
 
+// The two buffers of a reduce_scatter, allgather or alltoall over `group_size` ranks: one element
+// type, and the counts communicator.h gives each collective.
+inline Status check_blocks(Collective collective, const BufferView& input,
+                           const BufferView& output, int group_size) {
+  if (input.dtype != output.dtype)
+    return Status::invalid_argument(std::string(collective_name(collective)) + ": input is " +
+                                    dtype_name(input.dtype) + ", output " +
+                                    dtype_name(output.dtype));
+  const std::size_t ranks = static_cast<std::size_t>(group_size);
+  const bool fits = collective == Collective::kReduceScatter ? input.count == ranks * output.count
+                    : collective == Collective::kAllgather   ? output.count == ranks * input.count
+                    : input.count == output.count && input.count % ranks == 0;
+  if (fits) return Status::ok();
+  return Status::invalid_argument(std::string(collective_name(collective)) + " over " +
+                                  std::to_string(group_size) + " ranks: input of " +
+                                  std::to_string(input.count) + " and output of " +
+                                  std::to_string(output.count) +
+                                  " elements do not match (communicator.h gives the counts)");
+}
+
 }  // namespace harness::plugin

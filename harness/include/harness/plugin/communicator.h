@@ -21,6 +21,9 @@ struct CommunicatorCapabilities {
   // Non-empty when the backend cannot run on this machine at all (e.g. NCCL without a GPU);
   // trials on it are recorded as skipped with this reason.
   std::string unavailable_reason;
+  // API 4: the collectives it offers; a trial of another is refused, naming the backend and the
+  // collective, before it runs. (A plugin of API 3 offers allreduce and broadcast.)
+  std::vector<Collective> collectives{Collective::kAllreduce, Collective::kBroadcast};
 };
 
 // Everything a backend needs to join a trial's group. The MPI communicator contains exactly
@@ -36,6 +39,12 @@ struct GroupInit {
 struct AllreduceOptions {
   ReduceOp op = ReduceOp::kSum;
   void* stream = nullptr;  // cudaStream_t for CUDA backends; ignored otherwise
+};
+
+// For the collectives of API 4 (op: reduce_scatter only).
+struct CollectiveOptions {
+  ReduceOp op = ReduceOp::kSum;
+  void* stream = nullptr;
 };
 
 class Communicator {
@@ -64,6 +73,31 @@ class Communicator {
     return nullptr;
   }
   virtual void release_memory(void* memory) noexcept { (void)memory; }
+
+  // --- API 4: appended, so that the methods above keep their places for plugins of API 3,
+  // whose objects the host never asks for these. Each is offered when capabilities()
+  // lists it; the defaults say it is not.
+  //
+  // reduce_scatter: `input` holds size * output.count elements; rank r's `output` receives
+  // block r of their reduction over the group.
+  virtual Status reduce_scatter(BufferView input, BufferView output,
+                                const CollectiveOptions& options) noexcept {
+    (void)input, (void)output, (void)options;
+    return Status::unsupported(describe() + " does not support reduce_scatter");
+  }
+  // allgather: `output` holds size * input.count elements; block r is rank r's input.
+  virtual Status allgather(BufferView input, BufferView output,
+                           const CollectiveOptions& options) noexcept {
+    (void)input, (void)output, (void)options;
+    return Status::unsupported(describe() + " does not support allgather");
+  }
+  // alltoall: `input` and `output` hold size blocks of input.count / size elements; block j of
+  // rank i's input becomes block i of rank j's output.
+  virtual Status alltoall(BufferView input, BufferView output,
+                          const CollectiveOptions& options) noexcept {
+    (void)input, (void)output, (void)options;
+    return Status::unsupported(describe() + " does not support alltoall");
+  }
 };
 
 }  // namespace harness::plugin

@@ -10,6 +10,10 @@ enum class DType { kFloat32, kFloat64, kFloat16, kBFloat16 };
 enum class ReduceOp { kSum, kAvg };
 enum class DeviceKind { kCpu, kCuda };
 
+// The collectives a communicator may offer (API 4). Sizes follow nccl-tests: a buffer of
+// `count` elements in total, each rank's share count / ranks where the collective splits it.
+enum class Collective { kAllreduce, kReduceScatter, kAllgather, kBroadcast, kAlltoall };
+
 inline std::size_t dtype_size(DType dtype) noexcept {
   switch (dtype) {
     case DType::kFloat32: return 4;
@@ -32,6 +36,17 @@ inline const char* dtype_name(DType dtype) noexcept {
 
 inline const char* reduce_op_name(ReduceOp op) noexcept {
   return op == ReduceOp::kSum ? "sum" : "avg";
+}
+
+inline const char* collective_name(Collective collective) noexcept {
+  switch (collective) {
+    case Collective::kAllreduce: return "allreduce";
+    case Collective::kReduceScatter: return "reduce_scatter";
+    case Collective::kAllgather: return "allgather";
+    case Collective::kBroadcast: return "broadcast";
+    case Collective::kAlltoall: return "alltoall";
+  }
+  return "?";
 }
 
 inline const char* device_kind_name(DeviceKind device) noexcept {

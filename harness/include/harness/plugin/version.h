@@ -6,8 +6,15 @@
 namespace harness::plugin {
 
 // Bump when any header in harness/plugin/ changes in a way that breaks binary compatibility.
-#define HARNESS_PLUGIN_API_VERSION 3
+// A plugin may define it before including this header to be built for an older API the host
+// still loads (kOldestApiVersion), as the tests' API 3 plugin is.
+#ifndef HARNESS_PLUGIN_API_VERSION
+#define HARNESS_PLUGIN_API_VERSION 4
+#endif
 inline constexpr std::uint32_t kApiVersion = HARNESS_PLUGIN_API_VERSION;
+// The oldest API whose plugins this host still loads. API 4 appended the collectives
+// (communicator.h); a plugin of API 3 offers allreduce and broadcast, as before.
+inline constexpr std::uint32_t kOldestApiVersion = 3;
 
 #ifndef HARNESS_BUILD_ID
 #define HARNESS_BUILD_ID "unversioned"
