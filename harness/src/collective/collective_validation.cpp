@@ -68,29 +68,36 @@ void check_searched_size(const CollectiveSettings& settings, ValidationContext& 
                      " measure (" + listed + " bytes); give one of them");
 }
 
-// The backend offers the collective: a composed backend allreduces and broadcasts; a plugin
-// lists what it offers in its capabilities.
+// What a backend offers: a composed backend allreduces and broadcasts; a plugin lists its
+// collectives in its capabilities (a composition of plugins offers what all of them do).
+std::vector<plugin::Collective> offered_collectives(
+    const std::string& backend, const std::vector<const PluginHandle*>& communicators) {
+  if (find_composed_backend(backend))
+    return {plugin::Collective::kAllreduce, plugin::Collective::kBroadcast};
+  std::vector<plugin::Collective> offered = communicator_capabilities(*communicators.front()).collectives;
+  for (const PluginHandle* plugin : communicators) {
+    const auto listed = communicator_capabilities(*plugin).collectives;
+    offered.erase(std::remove_if(offered.begin(), offered.end(),
+                                 [&](plugin::Collective c) {
+                                   return std::find(listed.begin(), listed.end(), c) == listed.end();
+                                 }),
+                  offered.end());
+  }
+  return offered;
+}
+
 void check_offered(const CollectiveSettings& settings,
                    const std::vector<const PluginHandle*>& communicators,
                    ValidationContext& context) {
-  const plugin::Collective wanted = settings.collective;
-  const bool basic =
-      wanted == plugin::Collective::kAllreduce || wanted == plugin::Collective::kBroadcast;
-  if (basic || communicators.empty()) return;
-  std::string offered;
-  bool offers = !find_composed_backend(settings.backend);
-  for (const PluginHandle* plugin : communicators) {
-    const auto collectives = communicator_capabilities(*plugin).collectives;
-    offers = offers && std::find(collectives.begin(), collectives.end(), wanted) != collectives.end();
-    offered.clear();
-    for (const plugin::Collective c : collectives)
-      offered += (offered.empty() ? "" : ", ") + std::string(plugin::collective_name(c));
-  }
-  if (offers) return;
+  if (communicators.empty()) return;  // an unknown backend: check_backend said so
+  const auto offered = offered_collectives(settings.backend, communicators);
+  if (std::find(offered.begin(), offered.end(), settings.collective) != offered.end()) return;
+  std::string names;
+  for (const plugin::Collective c : offered)
+    names += (names.empty() ? "" : ", ") + std::string(plugin::collective_name(c));
   context.add("collective", "backend \"" + settings.backend + "\" does not support " +
-                                plugin::collective_name(wanted) + " (it offers " +
-                                (offered.empty() ? std::string("allreduce, broadcast") : offered) +
-                                ")");
+                                plugin::collective_name(settings.collective) + " (it offers " +
+                                names + ")");
 }
 
 void check_root(const CollectiveSettings& settings, ValidationContext& context) {

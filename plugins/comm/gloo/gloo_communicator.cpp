@@ -10,15 +10,19 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include <gloo/allgather_ring.h>
 #include <gloo/allreduce_bcube.h>
 #include <gloo/allreduce_halving_doubling.h>
 #include <gloo/allreduce_ring.h>
 #include <gloo/allreduce_ring_chunked.h>
+#include <gloo/alltoall.h>
 #include <gloo/barrier_all_to_one.h>
 #include <gloo/broadcast_one_to_all.h>
+#include <gloo/reduce_scatter.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/transport/tcp/device.h>
 
@@ -32,6 +36,7 @@
 namespace harness::plugins {
 
 using plugin::BufferView;
+using plugin::Collective;
 using plugin::DType;
 using plugin::Status;
 
@@ -114,11 +119,14 @@ class GlooCommunicator final : public plugin::Communicator {
   static constexpr const char* kName = "gloo";
   static constexpr const char* kVersion = "1.0.0";
   static constexpr const char* kDescription =
-      "gloo (TCP) allreduce: ring, ring_chunked, halving_doubling or bcube; MPI rendezvous";
+      "gloo (TCP) allreduce: ring, ring_chunked, halving_doubling or bcube; reduce_scatter by "
+      "halving-doubling, gloo's allgather and alltoall; MPI rendezvous";
 
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
     c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16};
+    c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
+                     Collective::kBroadcast, Collective::kAlltoall};
     return c;
   }
 
@@ -221,6 +229,67 @@ class GlooCommunicator final : public plugin::Communicator {
     }));
   }
 
+  // gloo's ReduceScatterHalvingDoubling, bound like the allreduces (see BoundAlgorithm): the
+  // reduced block lands at the start of its buffer.
+  Status reduce_scatter(BufferView input, BufferView output,
+                        const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kReduceScatter, input, output); !s.is_ok()) return s;
+    if (Status s = fits_sync_mode("reduce_scatter", output.bytes()); !s.is_ok()) return s;
+    if (output.count == 0) return Status::ok();
+    return remember_failure(plugin::guarded([&] {
+      switch (input.dtype) {
+        case DType::kFloat32: scatter<float>(input, output, options.op); break;
+        case DType::kFloat64: scatter<double>(input, output, options.op); break;
+        default: scatter<gloo::float16>(input, output, options.op); break;
+      }
+      return Status::ok();
+    }));
+  }
+
+  // gloo's AllgatherRing, bound like the allreduces through one staging buffer (input, then
+  // output).
+  Status allgather(BufferView input, BufferView output,
+                   const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAllgather, input, output); !s.is_ok()) return s;
+    if (Status s = fits_sync_mode("allgather", input.bytes()); !s.is_ok()) return s;
+    if (input.count == 0) return Status::ok();
+    return remember_failure(plugin::guarded([&] {
+      auto& bound = algorithms_[{input.count, static_cast<int>(input.dtype), kAllgather}];
+      unsigned char* staging = bound.staging.get();
+      if (!bound.algorithm) {
+        bound.staging = std::make_unique<unsigned char[]>(input.bytes() + output.bytes());
+        staging = bound.staging.get();
+        bound.algorithm = std::make_unique<gloo::AllgatherRing<char>>(
+            context_, std::vector<const char*>{reinterpret_cast<const char*>(staging)},
+            reinterpret_cast<char*>(staging + input.bytes()), static_cast<int>(input.bytes()));
+      }
+      std::memcpy(staging, input.data, input.bytes());
+      bound.algorithm->run();
+      std::memcpy(output.data, staging + input.bytes(), output.bytes());
+      return Status::ok();
+    }));
+  }
+
+  // gloo's alltoall works on unbound buffers, which its pairs offer only while its loop thread
+  // reads the sockets.
+  Status alltoall(BufferView input, BufferView output,
+                  const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
+    if (receive_ != "loop_thread")
+      return Status::unsupported("gloo with receive \"" + receive_ +
+                                 "\" does not support alltoall (gloo's alltoall needs "
+                                 "receive \"loop_thread\")");
+    if (input.count == 0) return Status::ok();
+    return remember_failure(plugin::guarded([&] {
+      gloo::AlltoallOptions options(context_);
+      options.setInput(static_cast<char*>(input.data), input.bytes());
+      options.setOutput(static_cast<char*>(output.data), output.bytes());
+      options.setTimeout(timeout_);
+      gloo::alltoall(options);
+      return Status::ok();
+    }));
+  }
+
   Status barrier() noexcept override {
     if (!context_) return Status::invalid_argument("communicator not initialised");
     return remember_failure(plugin::guarded([&] {
@@ -267,6 +336,44 @@ class GlooCommunicator final : public plugin::Communicator {
     return status;
   }
 
+  // In sync mode both sides of a pair write before they read (see run()): a block larger than
+  // the socket buffers would deadlock an allgather or reduce_scatter, which is not cut in pieces.
+  Status fits_sync_mode(const char* collective, std::size_t block_bytes) const {
+    if (receive_ == "loop_thread" || block_bytes <= kSyncPieceBytes) return Status::ok();
+    return Status::unsupported("gloo with receive \"" + receive_ + "\" does not support " +
+                               collective + " blocks over " + std::to_string(kSyncPieceBytes) +
+                               " B (this one: " + std::to_string(block_bytes) +
+                               " B); use receive \"loop_thread\"");
+  }
+
+  Status check_pair(Collective collective, const BufferView& input,
+                    const BufferView& output) const {
+    if (Status s = check(input); !s.is_ok()) return s;
+    if (Status s = check(output); !s.is_ok()) return s;
+    return plugin::check_blocks(collective, input, output, size_);
+  }
+
+  template <class T>
+  void scatter(const BufferView& input, const BufferView& output, plugin::ReduceOp op) {
+    if (size_ == 1) {
+      std::memcpy(output.data, input.data, output.bytes());
+    } else {
+      auto& bound = algorithms_[{input.count, static_cast<int>(input.dtype), kReduceScatter}];
+      if (!bound.algorithm) {
+        bound.staging = std::make_unique<unsigned char[]>(input.bytes());
+        const std::vector<int> blocks(static_cast<std::size_t>(size_),
+                                      static_cast<int>(output.count));
+        bound.algorithm = std::make_unique<gloo::ReduceScatterHalvingDoubling<T>>(
+            context_, std::vector<T*>{reinterpret_cast<T*>(bound.staging.get())},
+            static_cast<int>(input.count), blocks);
+      }
+      std::memcpy(bound.staging.get(), input.data, input.bytes());
+      bound.algorithm->run();
+      std::memcpy(output.data, bound.staging.get(), output.bytes());
+    }
+    if (op == plugin::ReduceOp::kAvg && size_ > 1) scale<T>(output.data, output.count, size_);
+  }
+
   Status check(const BufferView& buffer) const {
     if (!context_) return Status::invalid_argument("communicator not initialised");
     return plugin::check_buffer(buffer, "gloo", plugin::DeviceKind::kCpu,
@@ -304,7 +411,7 @@ class GlooCommunicator final : public plugin::Communicator {
 
   template <class T>
   void reduce_in_place(unsigned char* data, std::size_t count, DType dtype) {
-    auto& bound = algorithms_[std::make_pair(count, static_cast<int>(dtype))];
+    auto& bound = algorithms_[{count, static_cast<int>(dtype), kAllreduce}];
     const std::size_t bytes = count * sizeof(T);
     if (!bound.algorithm) {
       bound.staging = std::make_unique<unsigned char[]>(bytes);
@@ -350,7 +457,9 @@ class GlooCommunicator final : public plugin::Communicator {
   bool failed_ = false;
   MPI_Comm leave_comm_ = MPI_COMM_NULL;
   std::shared_ptr<gloo::rendezvous::Context> context_;
-  std::map<std::pair<std::size_t, int>, BoundAlgorithm> algorithms_;  // by (count, dtype)
+  // By (count, dtype, which collective).
+  enum BoundKind { kAllreduce, kReduceScatter, kAllgather };
+  std::map<std::tuple<std::size_t, int, int>, BoundAlgorithm> algorithms_;
   std::unique_ptr<gloo::Algorithm> bcube_fence_;
 };
 

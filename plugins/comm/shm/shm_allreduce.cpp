@@ -166,6 +166,20 @@ void ShmAllreduce::sum_block(T* out, const std::vector<const T*>& in, std::size_
   }
 }
 
+bool ShmAllreduce::exchange(const Call& call, std::size_t rounds, const Fill& fill,
+                            const Use& use) {
+  flag(rank_).call = call;
+  if (!meet_and_agree()) return false;  // the calls are read before the next meeting
+  if (rounds == 0) arrive_and_wait();   // ... and before the next call is published
+  for (std::size_t round = 0; round < rounds; ++round) {
+    fill(round, slot(rank_));
+    arrive_and_wait();  // every rank's part is in its slot
+    for (int r = 0; r < size_; ++r) use(round, r, slot(r));
+    arrive_and_wait();  // every rank has read: the slots may be refilled
+  }
+  return true;
+}
+
 bool ShmAllreduce::meet_and_agree() {
   arrive_and_wait();
   for (int r = 1; r < size_; ++r) {

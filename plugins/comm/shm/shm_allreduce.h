@@ -71,6 +71,17 @@ class ShmAllreduce {
   // Every rank has arrived.
   void barrier();
 
+  // The staged exchange the other collectives go through (shm_collectives.h), in rounds: in
+  // round k, `fill(k, slot)` writes this rank's part into its own slot (slot_bytes() of it);
+  // once every rank has, `use(k, r, slot)` reads rank r's slot for r = 0, 1, ... in order; every
+  // rank has read before any refills. `call` (count and element size) must be the same on every
+  // rank: the first meeting checks it and returns false on every rank alike, nothing read, when
+  // it is not.
+  using Fill = std::function<void(std::size_t round, unsigned char* own_slot)>;
+  using Use = std::function<void(std::size_t round, int rank, const unsigned char* slot)>;
+  bool exchange(const Call& call, std::size_t rounds, const Fill& fill, const Use& use);
+  std::size_t slot_bytes() const { return chunk_bytes_; }
+
  private:
   struct alignas(64) Flag {
     std::atomic<std::uint64_t> epoch;

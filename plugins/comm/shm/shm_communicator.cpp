@@ -8,7 +8,8 @@
 // buffers in the host's own memory of at least that size are read from the peers by
 // cross-memory attach where the kernel allows it (probed at init) instead of being staged.
 // Cross-memory attach costs a system call and page pinning per chunk, which staging does not,
-// hence off by default (docs/benchmarks.md, "Figures behind the defaults").
+// hence off by default (docs/benchmarks.md, "Figures behind the defaults"). reduce_scatter,
+// allgather and alltoall go through the segment's slots too (shm_collectives.h).
 #include <mpi.h>
 
 #include <memory>
@@ -25,10 +26,12 @@
 #include "provided_memory.h"
 #include "shared_segment.h"
 #include "shm_allreduce.h"
+#include "shm_collectives.h"
 
 namespace harness::plugins {
 
 using plugin::BufferView;
+using plugin::Collective;
 using plugin::DType;
 using plugin::Status;
 
@@ -43,6 +46,8 @@ class ShmCommunicator final : public plugin::Communicator {
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
     c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
+                     Collective::kBroadcast, Collective::kAlltoall};
     return c;
   }
 
@@ -73,10 +78,9 @@ class ShmCommunicator final : public plugin::Communicator {
       const std::string problem =
           segment_.map(comm_, ShmAllreduce::segment_bytes(size_, chunk_bytes_));
       if (!problem.empty()) return Status::unavailable(problem);
-      int rank = 0;
-      MPI_Comm_rank(comm_, &rank);
-      reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank, size_, chunk_bytes_);
-      memory_ = std::make_unique<ProvidedMemory>(rank, size_);
+      MPI_Comm_rank(comm_, &rank_);
+      reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank_, size_, chunk_bytes_);
+      memory_ = std::make_unique<ProvidedMemory>(rank_, size_);
       if (cross_memory_ && size_ > 1) cross_memory_problem_ = probe_cross_memory_attach(comm_);
       return Status::ok();
     });
@@ -100,6 +104,39 @@ class ShmCommunicator final : public plugin::Communicator {
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
+  }
+
+  Status reduce_scatter(BufferView input, BufferView output,
+                        const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kReduceScatter, input, output); !s.is_ok()) return s;
+    return plugin::guarded([&] {
+      switch (input.dtype) {
+        case DType::kFloat32: return scatter<float>(input, output, options.op);
+        case DType::kFloat64: return scatter<double>(input, output, options.op);
+        case DType::kFloat16: return scatter<plugin::Float16>(input, output, options.op);
+        case DType::kBFloat16: return scatter<plugin::BFloat16>(input, output, options.op);
+      }
+      return Status::unsupported("shm: unknown element type");
+    });
+  }
+
+  Status allgather(BufferView input, BufferView output,
+                   const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAllgather, input, output); !s.is_ok()) return s;
+    return agreed(shm_allgather(*reduce_, size_, static_cast<const unsigned char*>(input.data),
+                                static_cast<unsigned char*>(output.data), input.bytes(),
+                                plugin::dtype_size(input.dtype)),
+                  "allgather");
+  }
+
+  Status alltoall(BufferView input, BufferView output,
+                  const plugin::CollectiveOptions&) noexcept override {
+    if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
+    return agreed(shm_alltoall(*reduce_, rank_, size_, static_cast<const unsigned char*>(input.data),
+                               static_cast<unsigned char*>(output.data),
+                               input.bytes() / static_cast<std::size_t>(size_),
+                               plugin::dtype_size(input.dtype)),
+                  "alltoall");
   }
 
   Status barrier() noexcept override {
@@ -192,6 +229,29 @@ class ShmCommunicator final : public plugin::Communicator {
         "provided on some ranks and not on others");
   }
 
+  template <class T>
+  Status scatter(const BufferView& input, const BufferView& output, plugin::ReduceOp op) {
+    T* out = static_cast<T*>(output.data);
+    const bool done = shm_reduce_scatter_sum(*reduce_, rank_, size_,
+                                             static_cast<const T*>(input.data), out, output.count);
+    if (done && op == plugin::ReduceOp::kAvg && size_ > 1)
+      plugin::divide_in_place(out, output.count, size_);
+    return agreed(done, "reduce_scatter");
+  }
+
+  static Status agreed(bool done, const char* collective) {
+    if (done) return Status::ok();
+    return Status::invalid_argument(std::string("shm ") + collective +
+                                    ": the ranks' calls differ (collective, count or dtype)");
+  }
+
+  Status check_pair(Collective collective, const BufferView& input,
+                    const BufferView& output) const {
+    if (Status s = check(input); !s.is_ok()) return s;
+    if (Status s = check(output); !s.is_ok()) return s;
+    return plugin::check_blocks(collective, input, output, size_);
+  }
+
   Status check(const BufferView& buffer) const {
     if (!reduce_) return Status::invalid_argument("communicator not initialised");
     return plugin::check_buffer(
@@ -202,6 +262,7 @@ class ShmCommunicator final : public plugin::Communicator {
   std::size_t chunk_bytes_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int size_ = 1;
+  int rank_ = 0;
   SharedSegment segment_;
   std::unique_ptr<ShmAllreduce> reduce_;
   bool provide_memory_ = true;
