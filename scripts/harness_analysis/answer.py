@@ -105,14 +105,23 @@ def collective_lines(coll, meta_oversubscribed, oversubscribed_rule=None):
     if coll.empty or "lo" not in coll:
         return []
     lines = []
-    for world, verdicts in sorted(size_verdicts(coll).items()):
+    for (collective, world), verdicts in sorted(size_verdicts(coll).items(), key=_collective_order):
         if meta_oversubscribed(world):
-            lines.append(oversubscribed_line("allreduce", world, oversubscribed_rule))
+            lines.append(oversubscribed_line(collective, world, oversubscribed_rule))
             continue
         measured = [v.position for v in verdicts]
         for _, band in groupby(verdicts, key=lambda v: band_of(v.position)):
-            lines.append("allreduce busbw, " + band_line(world, list(band), measured))
+            lines.append(f"{collective} busbw, " + band_line(world, list(band), measured))
     return lines
+
+
+COLLECTIVES = ("allreduce", "reduce_scatter", "allgather", "broadcast", "alltoall")
+
+
+def _collective_order(item):
+    (collective, world), _ = item
+    order = COLLECTIVES.index(collective) if collective in COLLECTIVES else len(COLLECTIVES)
+    return order, collective, world
 
 
 def oversubscribed_line(what, world, rule=None):

@@ -47,14 +47,17 @@ def estimates_by_backend(rows):
 
 
 def size_verdicts(coll):
-    """{world_size: [Verdict per message size, smallest first]} of a collective frame."""
+    """{(collective, world_size): [Verdict per message size, smallest first]} of a collective
+    frame: backends are compared on one collective at a time."""
     out = {}
-    for world, g in coll.groupby("world_size"):
+    if "collective" not in coll:
+        coll = coll.assign(collective="allreduce")
+    for (collective, world), g in coll.groupby(["collective", "world_size"]):
         verdicts = []
         for size, rows in g.drop_duplicates(["point", "bytes"]).groupby("bytes"):
             v = verdict_of(int(size), estimates_by_backend(rows[rows["median"] > 0]))
             if v:
                 verdicts.append(v)
         if verdicts:
-            out[int(world)] = verdicts
+            out[(collective, int(world))] = verdicts
     return out

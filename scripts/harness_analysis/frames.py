@@ -77,6 +77,7 @@ def collective_frame(records, meta=None):
             continue
         for p in r.points or []:
             rows.append({"backend": backend_label(r), "world_size": r.world_size,
+                         "collective": r.settings.get("collective", "allreduce"),
                          "oversubscribed": is_oversubscribed(r, meta),
                          "point": r.point, "noisy": bool(r.noisy),
                          "dtype": r.settings.get("dtype", "?"), "bytes": p.bytes,

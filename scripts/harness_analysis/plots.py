@@ -125,12 +125,16 @@ def plot_busbw(coll, canvas, words, memcpy_gbps=None):
     if coll.empty:
         return
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    for (backend, world), g in coll.groupby(["backend", "world_size"]):
+    collectives = sorted(set(coll["collective"])) if "collective" in coll else ["allreduce"]
+    named = len(collectives) > 1  # each line names its collective when the run has several
+    for (collective, backend, world), g in coll.assign(
+            collective=coll.get("collective", "allreduce")).groupby(["collective", "backend", "world_size"]):
         stats = g.drop_duplicates(["point", "bytes"]).groupby("bytes").apply(combine)
         stats = stats[stats["median"] > 0]
         if not stats.empty:
             mark = " (oversubscribed)" if g["oversubscribed"].any() else ""
-            canvas.error_bar(ax, stats.index, stats, f"{backend} N={world}{mark}", "busbw", markersize=3,
+            label = f"{collective} {backend} N={world}{mark}" if named else f"{backend} N={world}{mark}"
+            canvas.error_bar(ax, stats.index, stats, label, "busbw", markersize=3,
                              linestyle=":" if mark else "-")
     largest = coll["bytes"].max()
     if memcpy_gbps and largest >= MEMCPY_BOUND_FROM:
@@ -143,7 +147,7 @@ def plot_busbw(coll, canvas, words, memcpy_gbps=None):
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: units.bandwidth_gbps(v)))
     ax.set_xlabel("message size")
     ax.set_ylabel("busbw")
-    ax.set_title(f"allreduce bus bandwidth ({words['figure']})", fontsize=9)
+    ax.set_title(f"{', '.join(collectives)} bus bandwidth ({words['figure']})", fontsize=9)
     legend(ax, fontsize=6)
     canvas.save(fig, "busbw_vs_message_size.png")
 

@@ -47,9 +47,21 @@ def test_oversubscribed_worlds_are_not_ranked():
 
 def test_verdicts_are_per_size():
     rows = [("mpi", 4, 2, 1.9, 2.1), ("ring", 4, 1, 0.9, 1.1), ("mpi", 16, 1, 0.9, 1.1), ("ring", 16, 2, 1.9, 2.1)]
-    verdicts = size_verdicts(collective(rows))[2]
+    verdicts = size_verdicts(collective(rows))[("allreduce", 2)]
     assert [(v.position, v.best) for v in verdicts] == [(4, "mpi"), (16, "ring")]
     assert all(v.against(v.ranking[1][0]).outside_noise for v in verdicts)
+
+
+def test_backends_are_compared_on_one_collective_at_a_time():
+    # mpi's allgather is faster than ring's reduce_scatter: no verdict between them; each
+    # collective's line names it.
+    frame = pd.concat([collective([("mpi", 1024, 2, 1.9, 2.1)]).assign(collective="allgather"),
+                       collective([("ring", 1024, 1, 0.9, 1.1)]).assign(collective="reduce_scatter"),
+                       collective([("mpi", 1024, 1, 0.9, 1.1)]).assign(collective="reduce_scatter")])
+    verdicts = size_verdicts(frame)
+    assert set(verdicts) == {("reduce_scatter", 2)}, verdicts.keys()
+    [line] = answer.collective_lines(frame, lambda world: False)
+    assert line.startswith("reduce_scatter busbw, world 2"), line
 
 
 def training(rows, oversubscribed=False):

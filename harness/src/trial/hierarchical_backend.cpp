@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "harness/plugin/half_float.h"
 #include "harness/plugin/mpi_broadcast.h"
@@ -130,23 +131,11 @@ class HierarchicalCommunicator final : public plugin::Communicator {
 
   plugin::Status allreduce(plugin::BufferView buffer,
                            const plugin::AllreduceOptions& options) noexcept override {
-    const plugin::AllreduceOptions sum{plugin::ReduceOp::kSum, options.stream};
-    if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;  // checks it
-    if (buffer.count == 0) return plugin::Status::ok();
-    const auto ranks = static_cast<std::size_t>(local_size_);
-    const std::size_t share = (buffer.count + ranks - 1) / ranks;
-    const std::size_t begin = std::min(buffer.count, share * static_cast<std::size_t>(local_rank_));
-    const std::size_t end = std::min(buffer.count, begin + share);
-    plugin::BufferView slice = buffer;
-    slice.data = static_cast<unsigned char*>(buffer.data) + begin * element_bytes(buffer.dtype);
-    slice.count = end - begin;
-    if (plugin::Status s = inter_->allreduce(slice, sum); !s.is_ok()) return s;
-    if (local_size_ > 1) {
-      keep_only(buffer, begin, end);
-      if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;
-    }
-    if (options.op == plugin::ReduceOp::kAvg) divide(buffer);
-    return plugin::Status::ok();
+    plugin::Status status = by_halves_ ? allreduce_by_halves(buffer, options)
+                                       : plugin::Status::unsupported("");
+    if (status.code() == plugin::StatusCode::kUnsupported) status = allreduce_by_passes(buffer, options);
+    if (status.is_ok() && options.op == plugin::ReduceOp::kAvg) divide(buffer);
+    return status;
   }
 
   // The intra-host level's memory: its two passes are most of the work within a host, and the
@@ -170,6 +159,52 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   }
 
  private:
+  // Within the host a reduce-scatter (local rank r holds block r of the host's sum), across
+  // hosts an allreduce of that block among the ranks of the same local rank, within the host an
+  // allgather: each byte crosses the host's memory and the network once each way. Unsupported
+  // (on every rank alike) when the intra plugin lacks the two collectives or the buffer does not
+  // split into whole blocks; the caller then goes by passes.
+  plugin::Status allreduce_by_halves(const plugin::BufferView& buffer,
+                                     const plugin::AllreduceOptions& options) {
+    const auto ranks = static_cast<std::size_t>(local_size_);
+    if (local_size_ < 2 || buffer.count == 0 || buffer.count % ranks != 0 ||
+        buffer.device != plugin::DeviceKind::kCpu)
+      return plugin::Status::unsupported("no whole blocks");
+    const plugin::AllreduceOptions sum{plugin::ReduceOp::kSum, options.stream};
+    block_.resize(buffer.bytes() / ranks);
+    plugin::BufferView block = buffer;
+    block.data = block_.data();
+    block.count = buffer.count / ranks;
+    block.device = plugin::DeviceKind::kCpu;
+    plugin::Status s = intra_->reduce_scatter(buffer, block, {sum.op, sum.stream});
+    if (s.code() == plugin::StatusCode::kUnsupported) by_halves_ = false;  // a capability
+    if (!s.is_ok()) return s;
+    if (s = inter_->allreduce(block, sum); !s.is_ok()) return s;
+    return intra_->allgather(block, buffer, {sum.op, sum.stream});
+  }
+
+  // With allreduce alone: within the host, across hosts on this rank's slice, and within the
+  // host again with every other slice zeroed (an allgather by sums).
+  plugin::Status allreduce_by_passes(const plugin::BufferView& buffer,
+                                     const plugin::AllreduceOptions& options) {
+    const plugin::AllreduceOptions sum{plugin::ReduceOp::kSum, options.stream};
+    if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;  // checks it
+    if (buffer.count == 0) return plugin::Status::ok();
+    const auto ranks = static_cast<std::size_t>(local_size_);
+    const std::size_t share = (buffer.count + ranks - 1) / ranks;
+    const std::size_t begin = std::min(buffer.count, share * static_cast<std::size_t>(local_rank_));
+    const std::size_t end = std::min(buffer.count, begin + share);
+    plugin::BufferView slice = buffer;
+    slice.data = static_cast<unsigned char*>(buffer.data) + begin * element_bytes(buffer.dtype);
+    slice.count = end - begin;
+    if (plugin::Status s = inter_->allreduce(slice, sum); !s.is_ok()) return s;
+    if (local_size_ > 1) {
+      keep_only(buffer, begin, end);
+      if (plugin::Status s = intra_->allreduce(buffer, sum); !s.is_ok()) return s;
+    }
+    return plugin::Status::ok();
+  }
+
   void divide(const plugin::BufferView& buffer) const {
     switch (buffer.dtype) {
       case plugin::DType::kFloat32:
@@ -189,6 +224,8 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   HierarchicalParams params_;
   MPI_Comm group_ = MPI_COMM_NULL, host_ = MPI_COMM_NULL, across_ = MPI_COMM_NULL;
   int size_ = 1, local_rank_ = 0, local_size_ = 1;
+  bool by_halves_ = true;                // until the intra plugin says it lacks them
+  std::vector<unsigned char> block_;     // this rank's block between the halves
 };
 
 }  // namespace

@@ -348,9 +348,8 @@ class GlooCommunicator final : public plugin::Communicator {
 
   Status check_pair(Collective collective, const BufferView& input,
                     const BufferView& output) const {
-    if (Status s = check(input); !s.is_ok()) return s;
-    if (Status s = check(output); !s.is_ok()) return s;
-    return plugin::check_blocks(collective, input, output, size_);
+    return plugin::check_pair([this](const BufferView& b) { return check(b); }, collective, input,
+                              output, size_);
   }
 
   template <class T>

@@ -143,9 +143,8 @@ class MpiCommunicator final : public plugin::Communicator {
 
   Status check_pair(Collective collective, const BufferView& input,
                     const BufferView& output) const {
-    if (Status s = check(input); !s.is_ok()) return s;
-    if (Status s = check(output); !s.is_ok()) return s;
-    return plugin::check_blocks(collective, input, output, size_);
+    return plugin::check_pair([this](const BufferView& b) { return check(b); }, collective, input,
+                              output, size_);
   }
 
   static MPI_Datatype mpi_type(DType dtype) {

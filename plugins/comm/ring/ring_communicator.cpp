@@ -169,9 +169,8 @@ class RingCommunicator final : public plugin::Communicator {
 
   Status check_pair(Collective collective, const BufferView& input,
                     const BufferView& output) const {
-    if (Status s = check(input); !s.is_ok()) return s;
-    if (Status s = check(output); !s.is_ok()) return s;
-    return plugin::check_blocks(collective, input, output, size_);
+    return plugin::check_pair([this](const BufferView& b) { return check(b); }, collective, input,
+                              output, size_);
   }
 
   Status check(const BufferView& buffer) const {

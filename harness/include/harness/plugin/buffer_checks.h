@@ -58,4 +58,14 @@ inline Status check_blocks(Collective collective, const BufferView& input,
                                   " elements do not match (communicator.h gives the counts)");
 }
 
+// Both buffers of a reduce_scatter, allgather or alltoall: each as the backend's `check(buffer)`
+// accepts one, then their counts and types (check_blocks).
+template <class Check>
+Status check_pair(const Check& check, Collective collective, const BufferView& input,
+                  const BufferView& output, int group_size) {
+  if (Status s = check(input); !s.is_ok()) return s;
+  if (Status s = check(output); !s.is_ok()) return s;
+  return check_blocks(collective, input, output, group_size);
+}
+
 }  // namespace harness::plugin
