@@ -1,6 +1,8 @@
 // Allreduce through each communicator plugin, and the same library called directly (an
 // MPI_Allreduce loop; a gloo AllreduceRing loop on the plugin's device and rendezvous), fp32
-// sum, 4 B to 64 MB. Runs under mpirun (scripts/comm_benchmark); every rank makes the same
+// sum, 4 B to 64 MB; reduce_scatter, allgather, broadcast and alltoall through every plugin
+// that offers them, and through MPI directly (MPI_Reduce_scatter_block, MPI_Allgather,
+// MPI_Bcast, MPI_Alltoall), sizes as nccl-tests gives them (the whole buffer). Runs under mpirun (scripts/comm_benchmark); every rank makes the same
 // calls (collective_benchmark.h) and rank 0 reports. After Google Benchmark's table, the
 // plugin/direct time ratio per size with its uncertainty and the latency the plugin adds. The
 // shm backend also reduces buffers in the memory it provides, beside its staging path and
@@ -11,11 +13,13 @@
 #include <gloo/rendezvous/context.h>
 #include <gloo/transport/tcp/device.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collective_benchmark.h"
@@ -29,6 +33,7 @@ namespace {
 
 using harness::bench::CollectiveState;
 using harness::plugin::BufferView;
+using harness::plugin::Collective;
 using harness::plugin::DType;
 
 constexpr std::int64_t kMinBytes = 4;
@@ -98,12 +103,17 @@ Backends& backends() {
   return instance;
 }
 
-// nccl-tests' bus bandwidth: what each link carries, comparable across world sizes.
-void report(CollectiveState& state, std::int64_t bytes) {
-  const int size = world().size;
-  const double bus_factor = size > 1 ? 2.0 * (size - 1) / size : 1.0;
+// nccl-tests' bus bandwidth factor: what each link carries, comparable across world sizes.
+double bus_factor(Collective collective, int size) {
+  if (size < 2 || collective == Collective::kBroadcast) return 1.0;
+  return (collective == Collective::kAllreduce ? 2.0 : 1.0) * (size - 1) / size;
+}
+
+void report(CollectiveState& state, std::int64_t bytes,
+            Collective collective = Collective::kAllreduce) {
+  const double factor = bus_factor(collective, world().size);
   state.set_bytes_processed(bytes);
-  state.set_counter("busbw", static_cast<double>(bytes) * bus_factor, /*per_second=*/true);
+  state.set_counter("busbw", static_cast<double>(bytes) * factor, /*per_second=*/true);
 }
 
 std::vector<float> message(std::int64_t bytes) {
@@ -166,6 +176,73 @@ void direct_gloo_ring(CollectiveState& state) {
   report(state, state.arg());
 }
 
+// The two buffers of a collective of `bytes` in all, each rank's block bytes / size: what
+// allreduce's and broadcast's one buffer is, reduce_scatter's input, allgather's output.
+struct Buffers {
+  std::vector<float> input, output;
+  BufferView in() { return {input.data(), input.size(), DType::kFloat32}; }
+  BufferView out() { return {output.data(), output.size(), DType::kFloat32}; }
+};
+
+Buffers buffers_for(Collective collective, std::int64_t bytes) {
+  const auto ranks = static_cast<std::size_t>(world().size);
+  const std::size_t whole = std::max<std::size_t>(ranks, static_cast<std::size_t>(bytes) / 4 / ranks * ranks);
+  const std::size_t block = whole / ranks;
+  Buffers b;
+  b.input.assign(collective == Collective::kAllgather ? block : whole, 1.0f);
+  b.output.assign(collective == Collective::kReduceScatter ? block : whole, 0.0f);
+  return b;
+}
+
+harness::plugin::Status call(harness::plugin::Communicator& c, Collective collective, Buffers& b) {
+  switch (collective) {
+    case Collective::kReduceScatter: return c.reduce_scatter(b.in(), b.out(), {});
+    case Collective::kAllgather: return c.allgather(b.in(), b.out(), {});
+    case Collective::kAlltoall: return c.alltoall(b.in(), b.out(), {});
+    case Collective::kBroadcast: return c.broadcast(b.in(), 0);
+    case Collective::kAllreduce: break;
+  }
+  return c.allreduce(b.in(), {});
+}
+
+void plugin_collective(CollectiveState& state, Collective collective, const std::string& backend,
+                       const harness::Json& params) {
+  std::string why;
+  auto* communicator = backends().get(backend, params, &why);
+  if (!communicator) return state.skip(why);
+  Buffers b = buffers_for(collective, state.arg());
+  state.loop([&] {
+    harness::throw_if_failed(call(*communicator, collective, b),
+                             harness::plugin::collective_name(collective));
+  });
+  report(state, state.arg(), collective);
+}
+
+void direct_mpi(CollectiveState& state, Collective collective) {
+  Buffers b = buffers_for(collective, state.arg());
+  const int block = static_cast<int>(b.output.size() / static_cast<std::size_t>(world().size));
+  state.loop([&] {
+    switch (collective) {
+      case Collective::kReduceScatter:
+        MPI_Reduce_scatter_block(b.input.data(), b.output.data(), static_cast<int>(b.output.size()),
+                                 MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+      case Collective::kAllgather:
+        MPI_Allgather(b.input.data(), static_cast<int>(b.input.size()), MPI_FLOAT, b.output.data(),
+                      static_cast<int>(b.input.size()), MPI_FLOAT, MPI_COMM_WORLD);
+        break;
+      case Collective::kAlltoall:
+        MPI_Alltoall(b.input.data(), block, MPI_FLOAT, b.output.data(), block, MPI_FLOAT,
+                     MPI_COMM_WORLD);
+        break;
+      default:  // broadcast, as the plugin sends it: bytes
+        MPI_Bcast(b.input.data(), static_cast<int>(b.input.size() * sizeof(float)), MPI_BYTE, 0,
+                  MPI_COMM_WORLD);
+    }
+  });
+  report(state, state.arg(), collective);
+}
+
 void register_sizes(benchmark::internal::Benchmark* benchmark) {
   benchmark->RangeMultiplier(16)
       ->Range(kMinBytes, kMaxBytes)
@@ -193,6 +270,23 @@ void register_benchmarks() {
   }));
   register_sizes(register_collective("allreduce/shm/memcpy", one_thread_memcpy));
   plugin("allreduce/nccl/plugin", "nccl", Json::object());
+  for (const Collective collective : {Collective::kReduceScatter, Collective::kAllgather,
+                                      Collective::kBroadcast, Collective::kAlltoall}) {
+    const std::string name = harness::plugin::collective_name(collective);
+    register_sizes(register_collective(name + "/mpi/direct", [collective](CollectiveState& state) {
+      direct_mpi(state, collective);
+    }));
+    for (const auto& [label, backend, params] :
+         {std::tuple<const char*, const char*, Json>{"mpi", "mpi", Json::object()},
+          {"ring", "ring", Json::object()},
+          {"gloo", "gloo", Json::object()},
+          {"shm", "shm", Json::object()}})
+      register_sizes(register_collective(
+          name + "/" + label + "/plugin",
+          [collective, backend = std::string(backend), params = params](CollectiveState& state) {
+            plugin_collective(state, collective, backend, params);
+          }));
+  }
 }
 
 }  // namespace
