@@ -1,5 +1,6 @@
 // The "nccl" backend: NCCL on one GPU per rank (chosen by local rank), unique id shared over
-// MPI, stream-ordered calls on device buffers. Params: algo ("" | "ring" | "tree" | ...) and
+// MPI, stream-ordered calls on device buffers: ncclAllReduce, ncclReduceScatter, ncclAllGather,
+// ncclBroadcast, and alltoall as grouped ncclSend/ncclRecv. Params: algo ("" | "ring" | "tree" | ...) and
 // proto ("" | "simple" | "ll" | "ll128"), exported as NCCL_ALGO / NCCL_PROTO while the
 // communicator is created (and restored after). Without a visible GPU the plugin reports itself
 // unavailable and its trials are skipped.
@@ -20,6 +21,7 @@
 namespace harness::plugins {
 
 using plugin::BufferView;
+using plugin::Collective;
 using plugin::DType;
 using plugin::Status;
 
@@ -66,7 +68,8 @@ class NcclCommunicator final : public plugin::Communicator {
   static constexpr const char* kName = "nccl";
   static constexpr const char* kVersion = "1.0.0";
   static constexpr const char* kDescription =
-      "NCCL allreduce on CUDA device buffers, one GPU per rank";
+      "NCCL's collectives on CUDA device buffers, one GPU per rank (alltoall by grouped "
+      "ncclSend/ncclRecv)";
 
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
@@ -75,6 +78,8 @@ class NcclCommunicator final : public plugin::Communicator {
     c.requires_cuda = true;
     c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
     c.unavailable_reason = unavailable_reason();
+    c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
+                     Collective::kBroadcast, Collective::kAlltoall};
     return c;
   }
 
@@ -141,6 +146,46 @@ class NcclCommunicator final : public plugin::Communicator {
         "ncclBroadcast");
   }
 
+  Status reduce_scatter(BufferView input, BufferView output,
+                        const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kReduceScatter, input, output); !s.is_ok()) return s;
+    if (output.count == 0) return Status::ok();
+    return nccl_status(
+        ncclReduceScatter(input.data, output.data, output.count, nccl_type(input.dtype),
+                          options.op == plugin::ReduceOp::kAvg ? ncclAvg : ncclSum, comm_,
+                          stream_of(options)),
+        "ncclReduceScatter");
+  }
+
+  Status allgather(BufferView input, BufferView output,
+                   const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kAllgather, input, output); !s.is_ok()) return s;
+    if (input.count == 0) return Status::ok();
+    return nccl_status(ncclAllGather(input.data, output.data, input.count, nccl_type(input.dtype),
+                                     comm_, stream_of(options)),
+                       "ncclAllGather");
+  }
+
+  // NCCL has no alltoall: one ncclSend and one ncclRecv per peer in a group, as
+  // nccl-tests' alltoall does.
+  Status alltoall(BufferView input, BufferView output,
+                  const plugin::CollectiveOptions& options) noexcept override {
+    if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
+    if (input.count == 0) return Status::ok();
+    const std::size_t block = input.count / static_cast<std::size_t>(size_);
+    const std::size_t block_bytes = block * plugin::dtype_size(input.dtype);
+    const cudaStream_t stream = stream_of(options);
+    if (Status s = nccl_status(ncclGroupStart(), "ncclGroupStart"); !s.is_ok()) return s;
+    for (int peer = 0; peer < size_; ++peer) {
+      const auto at = static_cast<std::size_t>(peer) * block_bytes;
+      const auto* from = static_cast<const char*>(input.data) + at;
+      auto* to = static_cast<char*>(output.data) + at;
+      ncclSend(from, block, nccl_type(input.dtype), peer, comm_, stream);
+      ncclRecv(to, block, nccl_type(input.dtype), peer, comm_, stream);
+    }
+    return nccl_status(ncclGroupEnd(), "ncclGroupEnd (alltoall)");
+  }
+
   Status synchronize() noexcept override {
     if (!stream_) return Status::ok();
     return cuda_status(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
@@ -158,6 +203,16 @@ class NcclCommunicator final : public plugin::Communicator {
   }
 
  private:
+  cudaStream_t stream_of(const plugin::CollectiveOptions& options) const {
+    return options.stream ? static_cast<cudaStream_t>(options.stream) : stream_;
+  }
+
+  Status check_pair(Collective collective, const BufferView& input,
+                    const BufferView& output) const {
+    return plugin::check_pair([this](const BufferView& b) { return check(b); }, collective, input,
+                              output, size_);
+  }
+
   Status check(const BufferView& buffer) const {
     if (!comm_) return Status::invalid_argument("communicator not initialised");
     return plugin::check_buffer(
