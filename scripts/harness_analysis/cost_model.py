@@ -13,6 +13,9 @@ the latency alpha and the time per byte beta of four textbook formulas (Thakur, 
     binary_tree             2 log2(p) a + 2 log2(p) n b + log2(p) n g    (reduce + broadcast)
     recursive_doubling      log2(p) a + log2(p) n b + log2(p) n g
 
+Collective trials of other collectives (reduce_scatter, allgather, broadcast, alltoall) are
+left out: these formulas are allreduce's.
+
 gamma (time per byte reduced) cannot be told from beta by allreduce timings alone (ring's two
 per-byte terms have the same shape in p), so it is measured on this host: a local in-place
 fp32 sum of 64 MB (or --gamma-gbps). alpha and beta >= 0 come from non-negative least squares
@@ -88,6 +91,10 @@ def model_backend_label(record):
     return f"{record['backend']['name']}({levels[0]}, {levels[1]})" if levels else backend_label(record)
 
 
+# How the hierarchical backend's record says its host level went by reduce-scatter + allgather.
+BY_HALVES = "by reduce-scatter + allgather"
+
+
 def points_and_steps(records, label, meta=None):
     """Allreduce points (world size > 1) and training steps with communication time, labelled.
     With meta.json's rank placement a point also has its layout (hosts, ranks per host) and a
@@ -97,13 +104,16 @@ def points_and_steps(records, label, meta=None):
         r = as_record(r)
         if r.status != "ok":
             continue
-        if r.kind == "collective":  # collective trials time allreduce
+        if r.kind == "collective":
+            if r.settings.get("collective", "allreduce") != "allreduce":
+                continue  # the formulas are allreduce's; other collectives are not modelled
             shape = two_level.layout(meta or {}, r["world_size"])
             for point in r.points:
                 if point.p50_us and point.bytes and r.world_size > 1:
                     points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
                                    "n": point["bytes"], "t": point["p50_us"] * 1e-6,
-                                   "layout": shape, "levels": composed_levels(r)})
+                                   "layout": shape, "levels": composed_levels(r),
+                                   "by_halves": BY_HALVES in (r.backend.algorithm or "")})
         elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm:
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],

@@ -12,10 +12,12 @@ Each backend gets two fits of the cost model's formulas (cost_model.FORMULAS):
 
 A hierarchical trial (shm within hosts, backend X across hosts; h hosts of m ranks) is predicted
 from its parts' fits, never from its own points, the way the hierarchical backend runs it: an
-intra-host allreduce of n bytes, an inter-host allreduce of n/m bytes among the h hosts with
-the m local ranks' flows sharing each host's link (c = m), and an intra-host allreduce again:
+intra-host reduce-scatter of n bytes, an inter-host allreduce of n/m bytes among the h hosts
+with the m local ranks' flows sharing each host's link (c = m), and an intra-host allgather —
+the two halves of one intra-host allreduce (k = 1); a run whose record says the host's level
+went by allreduces (an intra plugin without the two collectives, older runs) made two (k = 2):
 
-    T = 2 T_intra(m, n) + T_inter(h, n/m, c = m)
+    T = k T_intra(m, n) + T_inter(h, n/m, c = m)
 
 Held out (world=N): both levels are fitted without world size N and every trial of size N,
 flat or hierarchical, is predicted; the one-level fit (cost_model.holdout_errors) is scored on
@@ -118,10 +120,11 @@ def predict_point(q, levels, gamma):
     return _time(levels[INTER], q["p"], q["n"], gamma, shape["contention"])
 
 
-def predict_hierarchical(intra, inter, hosts, per_host, n, gamma):
+def predict_hierarchical(intra, inter, hosts, per_host, n, gamma, intra_passes=2):
     """Seconds for the hierarchical allreduce of n bytes over hosts x per_host ranks from the
-    intra backend's intra fit and the inter backend's inter fit (None where one is missing)."""
-    within = 2 * _time(intra, per_host, n, gamma) if per_host > 1 else 0.0
+    intra backend's intra fit and the inter backend's inter fit (None where one is missing);
+    intra_passes: intra-host allreduces' worth of work (1 by halves, 2 by allreduces)."""
+    within = intra_passes * _time(intra, per_host, n, gamma) if per_host > 1 else 0.0
     if hosts == 1:
         return within
     if inter is None:
@@ -137,7 +140,8 @@ def predict(q, fits, gamma):
         inter = fits.get((inter_name, q["label"]), {}).get(INTER)
         if intra is None and q["layout"]["per_host"] > 1:
             return None
-        return predict_hierarchical(intra, inter, q["layout"]["hosts"], q["layout"]["per_host"], q["n"], gamma)
+        return predict_hierarchical(intra, inter, q["layout"]["hosts"], q["layout"]["per_host"], q["n"], gamma,
+                                    intra_passes=1 if q.get("by_halves") else 2)
     levels = fits.get((q["backend"], q["label"]), {})
     needed = INTER if q["layout"]["hosts"] > 1 else INTRA
     return predict_point(q, levels, gamma) if needed in levels else None
@@ -178,7 +182,8 @@ def holdout(points, gamma, world, one_level=None):
 
 def scale_predictions(fits, gamma, intra_backend="shm"):
     """Per inter-host backend with both fits: flat against hierarchical (intra_backend within
-    hosts) busbw at SCALE_LAYOUTS, ranks numbered host by host."""
+    hosts, by reduce-scatter + allgather as it runs now) busbw at SCALE_LAYOUTS, ranks numbered
+    host by host."""
     rows = []
     for (backend, label), levels in sorted(fits.items()):
         intra = fits.get((intra_backend, label), {}).get(INTRA)
@@ -188,7 +193,7 @@ def scale_predictions(fits, gamma, intra_backend="shm"):
             p = hosts * per_host
             for n in SCALE_BYTES:
                 flat = _time(levels[INTER], p, n, gamma)
-                hier = predict_hierarchical(intra, levels[INTER], hosts, per_host, n, gamma)
+                hier = predict_hierarchical(intra, levels[INTER], hosts, per_host, n, gamma, intra_passes=1)
                 busbw = lambda t: n / t * 2 * (p - 1) / p / 1e9  # noqa: E731
                 rows.append({"backend": backend, "label": label, "hosts": hosts, "per_host": per_host, "bytes": n,
                              "flat_busbw_gbps": busbw(flat), "hierarchical_busbw_gbps": busbw(hier),

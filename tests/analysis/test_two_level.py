@@ -107,3 +107,16 @@ def test_scale_compares_flat_and_hierarchical(points):
 def test_a_run_on_one_host_has_no_second_level():
     inside, _ = cost_model.points_and_steps([flat(2, 1)], "lab", meta("aa"))
     assert not two_level.crosses_hosts(inside)
+
+
+def test_a_hierarchical_point_by_halves_is_predicted_with_one_intra_pass(points):
+    # The same composition, its host level by reduce-scatter + allgather (one intra allreduce's
+    # work instead of two): predicted from the same level fits, one pass shorter.
+    fits = two_level.fit_levels(points, GAMMA)
+    q = {"levels": ["shm", "gloo:ring"], "label": "lab", "layout": {"hosts": 2, "per_host": 2, "contention": 1},
+         "n": 4 ** 10}
+    by_allreduces = two_level.predict(q, fits, GAMMA)
+    by_halves = two_level.predict(dict(q, by_halves=True), fits, GAMMA)
+    intra = ring(2, q["n"], *INTRA["shm"])
+    assert by_allreduces - by_halves == pytest.approx(intra, rel=0.1)
+

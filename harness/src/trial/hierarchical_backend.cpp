@@ -126,7 +126,12 @@ class HierarchicalCommunicator final : public plugin::Communicator {
                                                        params_.intra + " init failed")
                             : with_prefix(within, params_.intra + " (within the host): ");
     const plugin::Status across = inter_->init({across_, across_rank, hosts, 0});
-    return with_prefix(across, params_.inter + " (across hosts): ");
+    if (!across.is_ok()) return with_prefix(across, params_.inter + " (across hosts): ");
+    // An empty reduce-scatter asks the intra plugin whether it offers the collective (the
+    // answer is its capabilities', the same on every rank).
+    const plugin::BufferView none{nullptr, 0, plugin::DType::kFloat32};
+    by_halves_ = local_size_ > 1 && intra_->reduce_scatter(none, none, {}).is_ok();
+    return plugin::Status::ok();
   }
 
   plugin::Status allreduce(plugin::BufferView buffer,
@@ -154,9 +159,13 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   }
 
   std::string describe() const override {
-    return "hierarchical: " + params_.intra + " within hosts (" + intra_->describe() + "), " +
-           params_.inter + " across (" + inter_->describe() + ")";
+    return "hierarchical: " + params_.intra + " within hosts (" + intra_->describe() + "; " +
+           (by_halves_ ? kByHalves : "by allreduces") + "), " + params_.inter + " across (" +
+           inter_->describe() + ")";
   }
+
+  // How describe() says that the host's level goes by its two halves (the cost model reads it).
+  static constexpr const char* kByHalves = "by reduce-scatter + allgather";
 
  private:
   // Within the host a reduce-scatter (local rank r holds block r of the host's sum), across
@@ -177,7 +186,6 @@ class HierarchicalCommunicator final : public plugin::Communicator {
     block.count = buffer.count / ranks;
     block.device = plugin::DeviceKind::kCpu;
     plugin::Status s = intra_->reduce_scatter(buffer, block, {sum.op, sum.stream});
-    if (s.code() == plugin::StatusCode::kUnsupported) by_halves_ = false;  // a capability
     if (!s.is_ok()) return s;
     if (s = inter_->allreduce(block, sum); !s.is_ok()) return s;
     return intra_->allgather(block, buffer, {sum.op, sum.stream});
@@ -224,7 +232,7 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   HierarchicalParams params_;
   MPI_Comm group_ = MPI_COMM_NULL, host_ = MPI_COMM_NULL, across_ = MPI_COMM_NULL;
   int size_ = 1, local_rank_ = 0, local_size_ = 1;
-  bool by_halves_ = true;                // until the intra plugin says it lacks them
+  bool by_halves_ = false;               // the intra plugin offers reduce_scatter (init)
   std::vector<unsigned char> block_;     // this rank's block between the halves
 };
 
