@@ -182,6 +182,10 @@ struct Buffers {
   std::vector<float> input, output;
   BufferView in() { return {input.data(), input.size(), DType::kFloat32}; }
   BufferView out() { return {output.data(), output.size(), DType::kFloat32}; }
+  // What the message holds once split into whole blocks: what busbw is computed from.
+  std::int64_t message_bytes() const {
+    return static_cast<std::int64_t>(std::max(input.size(), output.size()) * sizeof(float));
+  }
 };
 
 Buffers buffers_for(Collective collective, std::int64_t bytes) {
@@ -215,7 +219,7 @@ void plugin_collective(CollectiveState& state, Collective collective, const std:
     harness::throw_if_failed(call(*communicator, collective, b),
                              harness::plugin::collective_name(collective));
   });
-  report(state, state.arg(), collective);
+  report(state, b.message_bytes(), collective);
 }
 
 void direct_mpi(CollectiveState& state, Collective collective) {
@@ -240,7 +244,7 @@ void direct_mpi(CollectiveState& state, Collective collective) {
                   MPI_COMM_WORLD);
     }
   });
-  report(state, state.arg(), collective);
+  report(state, b.message_bytes(), collective);
 }
 
 void register_sizes(benchmark::internal::Benchmark* benchmark) {

@@ -54,7 +54,7 @@ from scipy.optimize import nnls  # noqa: E402
 
 from . import two_level  # noqa: E402
 from .formulas import FORMULAS  # noqa: E402
-from .labels import backend_label, composed_levels  # noqa: E402
+from .labels import backend_label, composed_levels, host_level_by_halves  # noqa: E402
 from .record_schema import as_record  # noqa: E402
 from .results import load_or_exit  # noqa: E402
 
@@ -91,10 +91,6 @@ def model_backend_label(record):
     return f"{record['backend']['name']}({levels[0]}, {levels[1]})" if levels else backend_label(record)
 
 
-# How the hierarchical backend's record says its host level went by reduce-scatter + allgather.
-BY_HALVES = "by reduce-scatter + allgather"
-
-
 def points_and_steps(records, label, meta=None):
     """Allreduce points (world size > 1) and training steps with communication time, labelled.
     With meta.json's rank placement a point also has its layout (hosts, ranks per host) and a
@@ -113,7 +109,7 @@ def points_and_steps(records, label, meta=None):
                     points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
                                    "n": point["bytes"], "t": point["p50_us"] * 1e-6,
                                    "layout": shape, "levels": composed_levels(r),
-                                   "by_halves": BY_HALVES in (r.backend.algorithm or "")})
+                                   "by_halves": host_level_by_halves(r)})
         elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm:
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],

@@ -21,6 +21,15 @@ def backend_label(record):
     return f"{name}:{algorithm}" if algorithm else name
 
 
+# How a composed backend's record (backend.algorithm) says that its host level went by
+# reduce-scatter + allgather rather than by allreduces (the hierarchical backend's describe()).
+BY_HALVES = "by reduce-scatter + allgather"
+
+
+def host_level_by_halves(record):
+    return BY_HALVES in (as_record(record).backend.algorithm or "")
+
+
 def composed_levels(record):
     """(intra label, inter label) of a trial on a backend composed of two plugins (the record's
     backend.levels, each labelled like a flat trial of that backend: "shm", "gloo:ring"); None

@@ -42,6 +42,11 @@ cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backen
 assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in cma), [r["backend"] for r in cma]
 composed = [r for r in records if r["part"] == "composed"][0]
 assert composed["backend"]["name"] == "hierarchical" and "shm within hosts" in composed["backend"]["algorithm"], composed["backend"]
+# shm offers reduce-scatter and allgather, so the host's level goes by them, and the record says
+# so in the words the cost model reads.
+sys.path.insert(0, "scripts")
+from harness_analysis.labels import BY_HALVES
+assert BY_HALVES in composed["backend"]["algorithm"], composed["backend"]["algorithm"]
 print("shm ok:", [r["axes"] for r in records])
 PY
 [ "$(leftovers)" = "$before" ] || fail "a run left a segment in /dev/shm"

@@ -387,7 +387,7 @@ TEST_P(Conformance, ACollectiveNotListedIsRefusedByName) {
   const plugin::BufferView in{input.data(), input.size(), plugin::DType::kFloat32};
   const plugin::BufferView out{output.data(), output.size(), plugin::DType::kFloat32};
   for (const auto collective : {plugin::Collective::kAllgather, plugin::Collective::kAlltoall}) {
-    if (offers(collective) || find_composed_backend(GetParam().name)) continue;
+    if (offers(collective)) continue;  // the composed backend's, among the built-in ones
     const plugin::BufferView small{input.data(), 4, plugin::DType::kFloat32};
     const plugin::Status status = collective == plugin::Collective::kAllgather
                                       ? communicator->allgather(small, out, {})

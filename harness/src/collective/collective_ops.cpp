@@ -106,16 +106,16 @@ plugin::Status run_alltoall(plugin::Communicator& c, plugin::BufferView input,
 
 const std::vector<CollectiveOp>& collective_ops() {
   static const std::vector<CollectiveOp> ops = {
-      {Collective::kAllreduce, true, &whole, &whole, &rank_data, &allreduce_expected,
-       &allreduce_factor, &run_allreduce},
-      {Collective::kReduceScatter, false, &whole, &block, &rank_data, &reduce_scatter_expected,
+      {Collective::kAllreduce, true, &whole, &rank_data, &allreduce_expected, &allreduce_factor,
+       &run_allreduce},
+      {Collective::kReduceScatter, false, &block, &rank_data, &reduce_scatter_expected,
        &split_factor, &run_reduce_scatter},
-      {Collective::kAllgather, false, &block, &whole, &rank_block, &allgather_expected,
-       &split_factor, &run_allgather},
-      {Collective::kBroadcast, true, &whole, &whole, &rank_data, &broadcast_expected,
-       &broadcast_factor, &run_broadcast},
-      {Collective::kAlltoall, false, &whole, &whole, &rank_data, &alltoall_expected,
-       &split_factor, &run_alltoall},
+      {Collective::kAllgather, false, &whole, &rank_block, &allgather_expected, &split_factor,
+       &run_allgather},
+      {Collective::kBroadcast, true, &whole, &rank_data, &broadcast_expected, &broadcast_factor,
+       &run_broadcast},
+      {Collective::kAlltoall, false, &whole, &rank_data, &alltoall_expected, &split_factor,
+       &run_alltoall},
   };
   return ops;
 }
@@ -131,9 +131,7 @@ const CollectiveOp& collective_op(plugin::Collective collective) {
 std::int64_t message_count(const CollectiveOp& op, std::uint64_t bytes, std::size_t element_size,
                            int ranks) {
   const auto count = static_cast<std::int64_t>(bytes / element_size);
-  if (op.collective == Collective::kAllreduce || op.collective == Collective::kBroadcast)
-    return count;
-  return count / ranks * ranks;
+  return op.in_place ? count : count / ranks * ranks;
 }
 
 }  // namespace harness

@@ -25,12 +25,13 @@ struct CollectiveCall {
 
 struct CollectiveOp {
   plugin::Collective collective;
-  // allreduce and broadcast work in place: the output is the input buffer.
+  // allreduce and broadcast work in place on the whole message: the output is the input
+  // buffer. The others split it into one block per rank.
   bool in_place;
-  // Elements of one rank's input and output for a message of `count` elements in total.
-  std::int64_t (*input_count)(std::int64_t count, int ranks);
+  // Elements of one rank's output for a message of `count` elements in total.
   std::int64_t (*output_count)(std::int64_t count, int ranks);
-  // This rank's input: deterministic, so a wrong element cannot hide.
+  // This rank's input (its size is the input's count): deterministic, so a wrong element
+  // cannot hide.
   at::Tensor (*init_data)(std::int64_t count, const CollectiveCall& call,
                           const at::TensorOptions& options);
   // What this rank's output must hold afterwards, in float64 on options' device.

@@ -68,22 +68,13 @@ void check_searched_size(const CollectiveSettings& settings, ValidationContext& 
                      " measure (" + listed + " bytes); give one of them");
 }
 
-// What a backend offers: a composed backend allreduces and broadcasts; a plugin lists its
-// collectives in its capabilities (a composition of plugins offers what all of them do).
+// What a backend offers: a composed backend allreduces and broadcasts (it runs the other
+// collectives of none of its levels); a plugin lists its collectives in its capabilities.
 std::vector<plugin::Collective> offered_collectives(
     const std::string& backend, const std::vector<const PluginHandle*>& communicators) {
   if (find_composed_backend(backend))
     return {plugin::Collective::kAllreduce, plugin::Collective::kBroadcast};
-  std::vector<plugin::Collective> offered = communicator_capabilities(*communicators.front()).collectives;
-  for (const PluginHandle* plugin : communicators) {
-    const auto listed = communicator_capabilities(*plugin).collectives;
-    offered.erase(std::remove_if(offered.begin(), offered.end(),
-                                 [&](plugin::Collective c) {
-                                   return std::find(listed.begin(), listed.end(), c) == listed.end();
-                                 }),
-                  offered.end());
-  }
-  return offered;
+  return communicator_capabilities(*communicators.front()).collectives;
 }
 
 void check_offered(const CollectiveSettings& settings,

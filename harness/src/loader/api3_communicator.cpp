@@ -42,8 +42,7 @@ plugin::CommunicatorCapabilities from_api3(CommunicatorCapabilitiesApi3 capabili
   out.requires_cuda = capabilities.requires_cuda;
   out.dtypes = std::move(capabilities.dtypes);
   out.unavailable_reason = std::move(capabilities.unavailable_reason);
-  out.collectives = {plugin::Collective::kAllreduce, plugin::Collective::kBroadcast};
-  return out;
+  return out;  // collectives: the default, allreduce and broadcast, what API 3 offered
 }
 
 std::shared_ptr<plugin::Communicator> api3_communicator(

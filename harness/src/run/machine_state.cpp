@@ -1,7 +1,6 @@
 #include "run/machine_state.h"
 
 #include <fstream>
-#include <sstream>
 
 #include "common/utc_time.h"
 

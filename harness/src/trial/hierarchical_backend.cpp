@@ -164,7 +164,8 @@ class HierarchicalCommunicator final : public plugin::Communicator {
            inter_->describe() + ")";
   }
 
-  // How describe() says that the host's level goes by its two halves (the cost model reads it).
+  // How describe() says that the host's level goes by its two halves: the cost model reads it
+  // (scripts/harness_analysis/labels.py BY_HALVES; e2e shm checks the two agree).
   static constexpr const char* kByHalves = "by reduce-scatter + allgather";
 
  private:
