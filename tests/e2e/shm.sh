@@ -2,7 +2,7 @@
 # in the memory it provides, by cross-memory attach and staged; replicas bit-identical, the
 # hierarchical composition over it, its parameters refused with the field named, and nothing
 # left in /dev/shm — after a run, and after a job killed outright mid-allreduce (segments are
-# unlinked as soon as every rank has mapped them).
+# anonymous memory files that never have a name there).
 source "$(dirname "$0")/lib.bash"
 
 leftovers() { ls /dev/shm 2>/dev/null | grep -c '^harness-shm-' || true; }

@@ -9,34 +9,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 namespace harness::plugins {
 namespace {
-
-// "/harness-shm-<32 hex digits>": 128 random bits.
-std::string random_name() {
-  std::ifstream urandom("/dev/urandom", std::ios::binary);
-  std::uint64_t bits[2] = {};
-  urandom.read(reinterpret_cast<char*>(bits), sizeof bits);
-  char name[64];
-  std::snprintf(name, sizeof name, "/harness-shm-%016llx%016llx",
-                static_cast<unsigned long long>(bits[0]), static_cast<unsigned long long>(bits[1]));
-  return urandom ? name : "";
-}
 
 std::string system_error(const char* what, const std::string& name) {
   return std::string(what) + " " + name + ": " + std::strerror(errno);
 }
 
-// Rank 0: a fresh, empty segment; the descriptor, or -1 with `problem` set.
-int create(const std::string& name, std::string* problem) {
-  if (name.empty()) {
-    *problem = "cannot read /dev/urandom for the segment's name";
-    return -1;
-  }
-  const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, S_IRUSR | S_IWUSR);
-  if (fd < 0) *problem = system_error("shm_open", name);
+// Rank 0: a fresh, empty memory file with no name; the descriptor, or -1 with `problem` set.
+int create(std::string* problem) {
+  const int fd = static_cast<int>(memfd_create("harness-shm", MFD_CLOEXEC));
+  if (fd < 0) *problem = system_error("memfd_create", "harness-shm");
   return fd;
 }
 
@@ -59,36 +43,30 @@ std::string agreed_problem(const std::string& mine, MPI_Comm comm) {
 
 }  // namespace
 
-// The name lives only until every rank has opened the segment, before its pages are reserved
-// (which takes a while for large ones): a job killed at any point after that leaves nothing in
-// /dev/shm.
 std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string problem;
-  char name[64] = {};
-  int fd = -1;
-  if (rank == 0) {
-    const std::string chosen = random_name();
-    fd = create(chosen, &problem);
-    if (fd >= 0) std::snprintf(name, sizeof name, "%s", chosen.c_str());
+  int fd = rank == 0 ? create(&problem) : -1;
+  // Where the other ranks open it: rank 0's descriptor, through /proc (same host, same user).
+  long where[2] = {rank == 0 && fd >= 0 ? static_cast<long>(getpid()) : 0L, fd};
+  MPI_Bcast(where, 2, MPI_LONG, 0, comm);
+  const std::string path =
+      "/proc/" + std::to_string(where[0]) + "/fd/" + std::to_string(where[1]);
+  if (rank != 0 && where[0] != 0) {
+    fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) problem = system_error("open", path + " (rank 0's shared segment)");
   }
-  MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm);
-  if (rank != 0 && name[0] != '\0') {
-    fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
-    if (fd < 0) problem = system_error("shm_open", name);
-  }
-  if (name[0] == '\0' && problem.empty()) problem = "rank 0 could not create the shared segment";
-  // Every rank has opened it (or failed): the name goes, the descriptors stay.
+  if (where[0] == 0 && problem.empty()) problem = "rank 0 could not create the shared segment";
+  // Every rank has opened it (or failed) before rank 0 sizes it.
   MPI_Barrier(comm);
-  if (rank == 0 && name[0] != '\0') shm_unlink(name);
   if (rank == 0 && fd >= 0) reserve(fd, bytes, &problem);
   // No rank maps pages that were not reserved.
   std::string agreed = agreed_problem(problem, comm);
   if (agreed.empty()) {
     void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mapped == MAP_FAILED) {
-      problem = system_error("mmap", name);
+      problem = system_error("mmap", path);
     } else {
       data_ = mapped;
       bytes_ = bytes;

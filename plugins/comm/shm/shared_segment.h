@@ -1,7 +1,8 @@
-// A shared-memory segment mapped by every rank of a group on one host. Its name is random
-// (/dev/urandom), created with O_EXCL and mode 0600, so no other user can guess it or lay a
-// file there first; it is unlinked as soon as every rank has mapped it, so however the job
-// ends afterwards (SIGKILL included) nothing is left in /dev/shm.
+// A shared-memory segment every rank of a group on one host maps: an anonymous memory file
+// (memfd) that rank 0 creates and the others open through /proc/<pid>/fd (which only the same
+// user may), so it never has a name in /dev/shm and goes with the last mapping, however the job
+// ends (SIGKILL included). Its pages are reserved up front (posix_fallocate), so a segment larger
+// than memory allows is refused when it is made, not with SIGBUS at a first touch.
 #pragma once
 
 #include <mpi.h>
