@@ -71,10 +71,11 @@ struct HarnessStep {
                                       harness::plugin::DType::kFloat32,
                                       torch::cuda::is_available())),
         setup(checked_setup(settings, seed, process)),
-        reducer(setup.model->parameters(), harness::reducer_options(settings),
+        reducer(setup.model->parameters(), harness::reducer_options(settings, process.context.rank,
+                                                          process.context.size),
                 *backend.communicator, nullptr),
         buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator),
-        loop(settings, seed, process.context, setup, reducer, &buffers, nullptr) {}
+        loop(settings, seed, process.context, setup, {reducer, nullptr, &buffers, nullptr}) {}
 
   harness::TrainingSetup checked_setup(const harness::TrainSettings& settings, std::uint64_t seed,
                                        Process& process) {

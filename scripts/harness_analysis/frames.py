@@ -8,7 +8,7 @@ from .record_schema import as_meta, given
 
 # What makes two training rows the same configuration, backend and world size aside.
 CONFIGURATION = ["model", "batch", "dataset", "optimizer", "lr", "lr_rule", "warmup",
-                 "fusion_bytes", "overlap", "compression"]
+                 "fusion_bytes", "overlap", "compression", "strategy"]
 
 
 def _meta_oversubscribed(meta):
@@ -60,6 +60,10 @@ def train_frame(records, meta=None):
             "step_ms": times.p50, "overlap_fraction": r.overlap_fraction,
             "fusion_bytes": s.get("fusion_bytes"), "overlap": bool(s.get("overlap", False)),
             "compression": s.get("compression", "none"),
+            "strategy": s.get("strategy", "ddp"),
+            "parameter_bytes": r.memory.parameter_bytes,
+            "gradient_bytes": r.memory.gradient_bytes,
+            "optimizer_state_bytes": r.memory.optimizer_state_bytes,
             "epochs": s.get("epochs"),
             "final_loss": loss.final, "val_loss": loss.validation,
             "auroc": r.detection_points.auroc if r.detection_points else r.detection.auroc,

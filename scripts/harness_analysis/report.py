@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, units
+from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, strategy, units
 from .frames import (collective_frame, estimator_words, oversubscribed_worlds, point_intervals,
                      train_frame)
 from .labels import backend_label, get
@@ -231,7 +231,8 @@ def build(results, out, machine):
     searched = search.read(results.folder, results.records)
     crowded = oversubscribed_worlds(results.records, run.meta)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: world in crowded,
-                                search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok),
+                                search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok)
+                                + strategy.answer_lines(run.ok),
                                 oversubscribed_rule=run.meta.oversubscribed.rule)
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), search.section(searched),

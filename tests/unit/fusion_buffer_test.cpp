@@ -28,12 +28,24 @@ TEST(FusionBuffer, FlattenAndUnflattenGradientsRoundTrip) {
   EXPECT_TRUE(torch::allclose(b.grad(), expected_b));
 }
 
-TEST(FusionBuffer, ExtraSlotCarriesAScalar) {
+TEST(FusionBuffer, ExtraSlotsFollowTheGradients) {
   auto a = torch::zeros({2}, torch::requires_grad());
-  FusionBuffer fusion({a}, 1);
-  fusion.set_extra(0, torch::tensor(1.25f));
-  EXPECT_DOUBLE_EQ(fusion.extra(0), 1.25);
-  EXPECT_FLOAT_EQ(fusion.flat()[2].item<float>(), 1.25f);
+  FusionBuffer fusion({a}, 2);
+  fusion.extra_slots()[1].fill_(1.25);
+  EXPECT_EQ(fusion.extra_slots().numel(), 2);
+  EXPECT_FLOAT_EQ(fusion.flat()[3].item<float>(), 1.25f);
+}
+
+TEST(FusionBuffer, BoundValuesAreViewsIntoTheBuffer) {
+  auto a = torch::full({2, 2}, 3.0f, torch::requires_grad());
+  auto b = torch::full({3}, 5.0f, torch::requires_grad());
+  FusionBuffer fusion({a, b}, 1);
+  fusion.bind_values();
+  EXPECT_FLOAT_EQ(fusion.flat()[4].item<float>(), 5.0f);  // the values were kept
+  fusion.flat().fill_(7);
+  EXPECT_TRUE(torch::equal(a.detach(), torch::full({2, 2}, 7.0f)));
+  EXPECT_TRUE(torch::equal(b.detach(), torch::full({3}, 7.0f)));
+  EXPECT_TRUE(a.requires_grad());
 }
 
 TEST(FusionBuffer, MissingGradientsPackAsZeros) {

@@ -13,6 +13,7 @@
 
 #include "harness/plugin/half_float.h"
 #include "train/gradient_reducer.h"
+#include "train/sharded_parameters.h"
 #include "train/reduction_memory.h"
 
 namespace harness {
@@ -36,7 +37,25 @@ class TriplingCommunicator final : public plugin::Communicator {
   }
   plugin::Status broadcast(plugin::BufferView, int) noexcept override { return {}; }
   plugin::Status barrier() noexcept override { return {}; }
+  // As rank `rank` of a group whose other ranks hold the same: block `rank`, tripled.
+  plugin::Status reduce_scatter(plugin::BufferView input, plugin::BufferView output,
+                                const plugin::CollectiveOptions&) noexcept override {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.push_back(input.count);
+    const auto* in = static_cast<const float*>(input.data) + rank * output.count;
+    for (std::size_t i = 0; i < output.count; ++i) static_cast<float*>(output.data)[i] = 3 * in[i];
+    return {};
+  }
+  // Block `rank` is this rank's input; the others' blocks read -1.
+  plugin::Status allgather(plugin::BufferView input, plugin::BufferView output,
+                           const plugin::CollectiveOptions&) noexcept override {
+    auto* out = static_cast<float*>(output.data);
+    for (std::size_t i = 0; i < output.count; ++i)
+      out[i] = i / input.count == rank ? static_cast<const float*>(input.data)[i % input.count] : -1;
+    return {};
+  }
 
+  std::size_t rank = 0;
   std::mutex mutex;
   std::vector<std::size_t> counts;
   std::vector<plugin::DType> dtypes;
@@ -99,7 +118,7 @@ TEST(GradientReducer, WithoutOverlapTheGradientsAreViewsIntoTheBuckets) {
     Toy toy;
     TriplingCommunicator comm;
     GradientReducer reducer(toy.parameters, options(200, overlap), comm, nullptr);
-    EXPECT_EQ(reducer.gradients_in_buckets(), !overlap);
+    EXPECT_EQ(reducer.zeroes_gradients(), !overlap);
     toy.step(reducer, toy.loss());
     const auto storage = [&](std::size_t i) {
       return toy.parameters[i].grad().storage().data();
@@ -228,6 +247,54 @@ TEST(ReductionMemory, SaysWhereEveryBufferLies) {
   EXPECT_EQ(mixed.describe(),
             "mixed: communicator for 1 of 2 buffers (40 B), host for 1 (3.91 KB, which the "
             "communicator could not provide)");
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+// Sharded, as rank 1 of 3: buckets of 40, 30 + 20 and 10 floats padded to 42, 51 and 12, each
+// reduce-scattered into its 14, 17 and 4 element block, the loss in an allreduce of its own;
+// the master shards start as the parameters' block and gather back into the parameters.
+TEST(GradientReducer, ShardedBucketsAreReduceScatteredIntoBlocks) {
+  for (bool overlap : {false, true}) {
+    Toy toy;
+    TriplingCommunicator comm;
+    comm.rank = 1;
+    ReducerOptions sharded = options(200, overlap);
+    sharded.sharded = true;
+    sharded.rank = 1;
+    sharded.size = 3;
+    GradientReducer reducer(toy.parameters, sharded, comm, nullptr);
+    EXPECT_TRUE(reducer.zeroes_gradients());
+    ShardedParameters parameters(reducer, comm, 1);
+    const auto flat = [&](std::vector<std::size_t> order) {
+      std::vector<at::Tensor> pieces;
+      for (std::size_t i : order) pieces.push_back(toy.weights[i]);
+      return torch::cat(pieces);
+    };
+    const auto loss = toy.loss();
+    reducer.zero_gradients();
+    reducer.begin_step(loss);
+    loss.backward();
+    reducer.finish_step();
+    EXPECT_EQ(comm.counts, (std::vector<std::size_t>{42, 51, 12, 2}));
+    EXPECT_TRUE(torch::allclose(reducer.gradient_shard(0), 3 * flat({3}).narrow(0, 14, 14)));
+    EXPECT_TRUE(torch::allclose(reducer.gradient_shard(1), 3 * flat({2, 1}).narrow(0, 17, 17)));
+    EXPECT_TRUE(torch::allclose(reducer.gradient_shard(2), 3 * flat({0}).narrow(0, 4, 4)));
+    EXPECT_NEAR(reducer.global_loss(), 3 * loss.item<double>(), 1e-4 * std::abs(loss.item<double>()));
+
+    const auto shards = parameters.master_shards();
+    ASSERT_EQ(shards.size(), 3u);
+    EXPECT_TRUE(torch::equal(shards[0].detach(), toy.parameters[3].detach().narrow(0, 14, 14)));
+    EXPECT_TRUE(shards[0].grad().is_same(reducer.gradient_shard(0)));
+    shards[0].detach().fill_(5);
+    parameters.gather();
+    EXPECT_TRUE(torch::equal(toy.parameters[3].detach().narrow(0, 14, 14), torch::full({14}, 5.0f)));
+    EXPECT_TRUE(torch::equal(toy.parameters[3].detach().narrow(0, 0, 14), torch::full({14}, -1.0f)));
+  }
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ TrainRecord filled_train_record() {
   record.model->buffers.emplace();
   record.data.emplace();
   record.gradient_reduction.emplace();
+  record.memory.emplace();
   record.training.emplace();
   record.timing.emplace();
   StepTimingRecord& timing = *record.timing;

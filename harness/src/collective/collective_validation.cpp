@@ -68,29 +68,6 @@ void check_searched_size(const CollectiveSettings& settings, ValidationContext& 
                      " measure (" + listed + " bytes); give one of them");
 }
 
-// What a backend offers: a composed backend allreduces and broadcasts (it runs the other
-// collectives of none of its levels); a plugin lists its collectives in its capabilities.
-std::vector<plugin::Collective> offered_collectives(
-    const std::string& backend, const std::vector<const PluginHandle*>& communicators) {
-  if (find_composed_backend(backend))
-    return {plugin::Collective::kAllreduce, plugin::Collective::kBroadcast};
-  return communicator_capabilities(*communicators.front()).collectives;
-}
-
-void check_offered(const CollectiveSettings& settings,
-                   const std::vector<const PluginHandle*>& communicators,
-                   ValidationContext& context) {
-  if (communicators.empty()) return;  // an unknown backend: check_backend said so
-  const auto offered = offered_collectives(settings.backend, communicators);
-  if (std::find(offered.begin(), offered.end(), settings.collective) != offered.end()) return;
-  std::string names;
-  for (const plugin::Collective c : offered)
-    names += (names.empty() ? "" : ", ") + std::string(plugin::collective_name(c));
-  context.add("collective", "backend \"" + settings.backend + "\" does not support " +
-                                plugin::collective_name(settings.collective) + " (it offers " +
-                                names + ")");
-}
-
 void check_root(const CollectiveSettings& settings, ValidationContext& context) {
   if (settings.root >= settings.world_size)
     context.add("root", "rank " + std::to_string(settings.root) + " is outside the group of " +
@@ -100,8 +77,9 @@ void check_root(const CollectiveSettings& settings, ValidationContext& context) 
 }  // namespace
 
 void validate_collective_trial(const CollectiveSettings& settings, ValidationContext& context) {
-  check_offered(settings, check_backend(context, settings.backend, settings.backend_params),
-                context);
+  check_offered(context, "collective", settings.backend,
+                check_backend(context, settings.backend, settings.backend_params),
+                {settings.collective});
   check_root(settings, context);
   if (settings.explicit_sizes)
     check_explicit_sizes(settings, context);

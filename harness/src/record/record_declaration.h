@@ -120,12 +120,26 @@ IfPart<Data, DataRecord> visit(V& v, Data& d) {
 
 template <typename V, typename Reduction>
 IfPart<Reduction, CommunicationRecord> visit(V& v, Reduction& c) {
-  v.field(c.buckets, {"buckets", "", "allreduces per step"});
+  v.field(c.buckets, {"buckets", "", "buckets per step: one allreduce each (strategy ddp), or "
+                                      "one reduce-scatter and one allgather each (sharded)"});
   v.field(c.bucket_bytes, {"bucket_bytes", "B", "each bucket's size as sent (settings fusion_bytes, overlap)"});
   v.field(c.overlap, {"overlap", "", "buckets reduced during backward"});
   v.field(c.compression, {"compression", "", "none, fp16 or bf16"});
   v.field(c.wire_dtype, {"wire_dtype", "", "the element type sent"});
   v.field(c.mpi_thread_level, {"mpi_thread_level", "", "the MPI thread level the job has"});
+}
+
+template <typename V, typename Memory>
+IfPart<Memory, TrainingMemoryRecord> visit(V& v, Memory& m) {
+  v.field(m.parameter_bytes, {"parameter_bytes", "B", "the parameters: the whole model, and "
+                                                      "under sharded the fp32 master shard too"});
+  v.field(m.gradient_bytes, {"gradient_bytes", "B", "gradient buffers kept between steps: the "
+                                                    "buckets, their compressed copies, the "
+                                                    "model's own .grad where separate, and "
+                                                    "under sharded the averaged shard"});
+  v.field(m.optimizer_state_bytes, {"optimizer_state_bytes", "B",
+                                    "the optimizer's state (Adam's moments, SGD's momentum): "
+                                    "the whole model's under ddp, the shard's under sharded"});
 }
 
 template <typename V, typename Rate>
@@ -248,6 +262,7 @@ IfPart<Record, TrainRecord> visit(V& v, Record& r) {
   v.object(r.model, {"model", "", "the model plugin and what it trained"});
   v.object(r.data, {"data", "", "the data set as loaded"});
   v.object(r.gradient_reduction, {"gradient_reduction", "", "how gradients were averaged"});
+  v.object(r.memory, {"memory", "", "what rank 0 held for training, by kind (settings strategy)"});
   v.inline_part(r.training, [&](auto& training) { visit(v, training); });
   v.inline_part(r.timing, [&](auto& timing) { visit(v, timing); });
   visit(v, r.verdict);

@@ -114,6 +114,13 @@ struct CommunicationRecord {
   std::string mpi_thread_level;
 };
 
+// What one rank holds for training (settings strategy), in bytes.
+struct TrainingMemoryRecord {
+  std::size_t parameter_bytes = 0;
+  std::size_t gradient_bytes = 0;
+  std::size_t optimizer_state_bytes = 0;
+};
+
 struct LearningRateRecord {
   double peak = 0;
   long long warmup_steps = 0;

@@ -16,6 +16,7 @@ struct TrainRecord {
   std::optional<ModelRecord> model;
   std::optional<DataRecord> data;
   std::optional<CommunicationRecord> gradient_reduction;
+  std::optional<TrainingMemoryRecord> memory;
   std::optional<TrainingOutcomeRecord> training;
   std::optional<StepTimingRecord> timing;
   MeasurementVerdict verdict;  // settle_verdict (record/record_verdicts.h)

@@ -9,6 +9,8 @@ const EnumChoice<LrRule> kLrRules[] = {
     {"none", LrRule::kNone}, {"linear", LrRule::kLinear}, {"sqrt", LrRule::kSqrt}};
 const EnumChoice<Compression> kCompressions[] = {
     {"none", Compression::kNone}, {"fp16", Compression::kFp16}, {"bf16", Compression::kBf16}};
+const EnumChoice<Strategy> kStrategies[] = {{"ddp", Strategy::kDdp},
+                                            {"sharded", Strategy::kSharded}};
 const EnumChoice<OptimizerKind> kOptimizers[] = {{"adam", OptimizerKind::kAdam},
                                                  {"sgd", OptimizerKind::kSgd}};
 const EnumChoice<bool> kTrainOn[] = {{"normal", true}, {"all", false}};
@@ -80,7 +82,13 @@ void add_reduction_rows(SettingsTable<S>& table) {
            "models without buffers send nothing")
       .add_choice("compression", &S::compression, kCompressions,
                   "cast each bucket to this type for the allreduce and back after (the backend "
-                  "must list the type)");
+                  "must list the type)")
+      .add_choice("strategy", &S::strategy, kStrategies,
+                  "ddp: every rank holds the whole model and optimizer state, gradients are "
+                  "allreduced; sharded (ZeRO stage 2): each bucket's gradients are "
+                  "reduce-scattered, each rank steps only its shard of the parameters and of the "
+                  "optimizer state, and the updated shards are all-gathered before the next "
+                  "forward (the backend must offer reduce_scatter and allgather)");
 }
 
 // How the speed is measured: the timeline, the timing phase, what counts as noisy.
@@ -127,6 +135,8 @@ const Schema& train_settings_schema() {
 const char* compression_name(Compression compression) {
   return choice_word(compression, kCompressions);
 }
+
+const char* strategy_name(Strategy strategy) { return choice_word(strategy, kStrategies); }
 
 plugin::DType wire_dtype(Compression compression) {
   switch (compression) {

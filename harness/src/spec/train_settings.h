@@ -18,6 +18,10 @@ namespace harness {
 enum class OptimizerKind { kAdam, kSgd };
 enum class LrRule { kNone, kLinear, kSqrt };     // lr, lr*N, lr*sqrt(N) in the world size N
 enum class Compression { kNone, kFp16, kBf16 };  // the gradients' type on the wire
+// ddp: every rank holds and steps the whole model (allreduce). sharded (ZeRO stage 2): gradients
+// are reduce-scattered, each rank steps its shard of the parameters and optimizer state, and
+// the updated shards are all-gathered.
+enum class Strategy { kDdp, kSharded };
 
 struct OptimizerSettings {
   OptimizerKind kind = OptimizerKind::kAdam;
@@ -52,6 +56,7 @@ struct TrainSettings {
   bool overlap = false;                  // reduce buckets during backward
   bool broadcast_buffers = true;         // rank 0's buffers before every step (else once)
   Compression compression = Compression::kNone;
+  Strategy strategy = Strategy::kDdp;
   bool timeline = false;
   std::size_t timeline_steps = 5;
   double min_time_s = 1;  // the timing phase's length, at least
@@ -65,6 +70,7 @@ struct TrainSettings {
 const Schema& train_settings_schema();
 
 const char* compression_name(Compression compression);
+const char* strategy_name(Strategy strategy);
 // The element type gradients travel in: fp32, or the compressed type.
 plugin::DType wire_dtype(Compression compression);
 

@@ -97,7 +97,8 @@ struct LaterSetting {
 };
 const std::vector<LaterSetting>& later_settings() {
   static const std::vector<LaterSetting> settings = {{"collective", "collective", "allreduce"},
-                                                     {"collective", "root", 0}};
+                                                     {"collective", "root", 0},
+                                                     {"train", "strategy", "ddp"}};
   return settings;
 }
 

@@ -67,17 +67,15 @@ void FusionBuffer::unpack_values() {
   for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].copy_(slices_[i]);
 }
 
-void FusionBuffer::set_extra(std::size_t slot, const at::Tensor& scalar) {
-  flat_.narrow(0, static_cast<int64_t>(gradient_elements_ + slot), 1)
-      .copy_(scalar.detach().reshape({1}));
+void FusionBuffer::bind_values() {
+  pack_values();
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].set_(slices_[i]);
 }
 
-void FusionBuffer::set_extra(std::size_t slot, double value) {
-  flat_.narrow(0, static_cast<int64_t>(gradient_elements_ + slot), 1).fill_(value);
-}
-
-double FusionBuffer::extra(std::size_t slot) const {
-  return flat_[static_cast<int64_t>(gradient_elements_ + slot)].item<double>();
+at::Tensor FusionBuffer::extra_slots() const {
+  const auto gradients = static_cast<int64_t>(gradient_elements_);
+  return flat_.narrow(0, gradients, flat_.numel() - gradients);
 }
 
 plugin::BufferView FusionBuffer::view() { return buffer_view_of(flat_, plugin::DType::kFloat32); }

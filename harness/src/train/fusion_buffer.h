@@ -1,6 +1,7 @@
 // Tensor fusion (as in Horovod): every gradient is packed into one persistent flat buffer so
 // a step makes a single allreduce call, then unpacked back. A few extra slots after the
-// gradients carry per-rank scalars (the step's loss) through the same call.
+// gradients carry per-rank scalars (the step's loss) through the same call, or pad the buffer
+// to a whole block per rank.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -31,13 +32,15 @@ class FusionBuffer {
   void unpack_gradients();  // writes the (reduced) buffer back into each .grad()
   void pack_values();       // parameter values, for broadcast and consistency checks
   void unpack_values();
+  // Makes each parameter a view into the buffer, holding its current values: an allgather
+  // into the buffer then updates the parameters themselves (FSDP's flat parameter).
+  void bind_values();
 
-  void set_extra(std::size_t slot, const at::Tensor& scalar);
-  void set_extra(std::size_t slot, double value);
-  double extra(std::size_t slot) const;
+  at::Tensor extra_slots() const;  // the slots after the gradients
 
   std::size_t gradient_elements() const { return gradient_elements_; }
   std::size_t parameter_count() const { return parameters_.size(); }
+  const std::vector<at::Tensor>& parameters() const { return parameters_; }
   const at::Tensor& flat() const { return flat_; }
   plugin::BufferView view();
 

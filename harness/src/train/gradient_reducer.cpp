@@ -11,35 +11,57 @@
 namespace harness {
 namespace {
 
-// The last bucket's extra slots.
-constexpr std::size_t kLossSlot = 0;
-constexpr std::size_t kFailureSlot = 1;
-constexpr std::size_t kExtraSlots = 2;
+// The step's status: the mean loss and the failure flag.
+constexpr int64_t kLossSlot = 0;
+constexpr int64_t kFailureSlot = 1;
+constexpr std::size_t kStatusSlots = 2;
 
 double seconds_between(std::chrono::steady_clock::time_point a,
                        std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-}  // namespace
-
-ReducerOptions reducer_options(const TrainSettings& settings) {
-  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression)};
+std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
+  std::size_t total = 0;
+  for (const auto& t : tensors) total += static_cast<std::size_t>(t.numel());
+  return total;
 }
 
-// The buffer the allreduce reduces (values, or wire when compressed) lies in `memory`.
+std::size_t bytes_of(const at::Tensor& tensor) {
+  return tensor.defined() ? tensor.nbytes() : 0;
+}
+
+at::Tensor zeros_in(ReductionMemory* memory, int64_t count, const at::TensorOptions& options) {
+  return memory ? memory->zeros(count, options) : torch::zeros({count}, options);
+}
+
+}  // namespace
+
+ReducerOptions reducer_options(const TrainSettings& settings, int rank, int size) {
+  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression),
+          settings.strategy == Strategy::kSharded, rank, size};
+}
+
+// The buffer the collective reduces (values, or wire when compressed) lies in `memory`; so
+// does a sharded bucket's block.
 struct GradientReducer::Bucket {
-  Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, plugin::DType wire_type,
+  Bucket(std::vector<at::Tensor> members, std::size_t extra_slots, const ReducerOptions& options,
          ReductionMemory* memory)
       : values(std::move(members), extra_slots,
-               wire_type == plugin::DType::kFloat32 ? memory : nullptr) {
-    if (wire_type == plugin::DType::kFloat32) return;
-    const auto options = values.flat().options().dtype(scalar_type_of(wire_type));
-    wire = memory ? memory->zeros(values.flat().numel(), options)
-                  : torch::empty_like(values.flat(), options);
+               options.wire == plugin::DType::kFloat32 ? memory : nullptr) {
+    const int64_t count = values.flat().numel();
+    const auto wire_options = values.flat().options().dtype(scalar_type_of(options.wire));
+    const bool compressed = options.wire != plugin::DType::kFloat32;
+    if (compressed) wire = zeros_in(memory, count, wire_options);
+    if (!options.sharded) return;
+    const int64_t block = count / options.size;
+    shard = zeros_in(compressed ? nullptr : memory, block, values.flat().options());
+    if (compressed) wire_shard = zeros_in(memory, block, wire_options);
   }
-  FusionBuffer values;      // fp32 gradients (and the loss, in the last bucket)
-  at::Tensor wire;          // the compressed copy the allreduce reduces; undefined without
+  FusionBuffer values;      // fp32 gradients (and, under ddp, the status in the last bucket)
+  at::Tensor wire;          // the compressed copy the collective reduces; undefined without
+  at::Tensor shard;         // sharded: this rank's averaged block of values
+  at::Tensor wire_shard;    // sharded and compressed: the block as received
   std::size_t pending = 0;  // gradients not yet packed in this step
   bool ready = false;
 };
@@ -52,6 +74,11 @@ GradientReducer::GradientReducer(std::vector<at::Tensor> parameters, const Reduc
       timeline_(timeline),
       parameters_(std::move(parameters)) {
   plan_buckets(parameters_, options.fusion_bytes, memory);
+  if (options_.sharded) {
+    status_ = zeros_in(memory, kStatusSlots, buckets_.front()->values.flat().options());
+  } else {
+    status_ = buckets_.back()->values.extra_slots();
+  }
   if (options_.overlap) {
     thread_ = std::make_unique<CommunicationThread>();
     install_hooks();
@@ -61,7 +88,13 @@ GradientReducer::GradientReducer(std::vector<at::Tensor> parameters, const Reduc
 }
 
 void GradientReducer::zero_gradients() {
-  for (auto& bucket : buckets_) bucket->values.zero();
+  if (!options_.overlap) {
+    for (auto& bucket : buckets_) bucket->values.zero();
+    return;
+  }
+  // Sharded with overlap: the hooks copied every gradient out; what autograd accumulated
+  // into .grad() is never read, and is freed rather than kept between steps.
+  for (auto& parameter : parameters_) parameter.mutable_grad().reset();
 }
 
 GradientReducer::~GradientReducer() {
@@ -94,8 +127,11 @@ void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
       slot_of_[groups[b][slot]] = slot;
       members.push_back(parameters[groups[b][slot]]);
     }
-    const std::size_t extra = b + 1 == groups.size() ? kExtraSlots : 0;
-    buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_.wire, memory));
+    const std::size_t size = static_cast<std::size_t>(options_.size);
+    const std::size_t extra = options_.sharded ? (size - elements_of(members) % size) % size
+                              : b + 1 == groups.size() ? kStatusSlots
+                                                       : 0;
+    buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_, memory));
   }
 }
 
@@ -106,8 +142,8 @@ void GradientReducer::install_hooks() {
 }
 
 void GradientReducer::begin_step(const at::Tensor& loss) {
-  buckets_.back()->values.set_extra(kLossSlot, loss);
-  buckets_.back()->values.set_extra(kFailureSlot, 0.0);
+  status_.narrow(0, kLossSlot, 1).copy_(loss.detach().reshape({1}));
+  status_[kFailureSlot].fill_(0.0);
   std::lock_guard<std::mutex> lock(mutex_);
   reset_step();
 }
@@ -128,12 +164,12 @@ void GradientReducer::fail_step() {
   if (!in_step_) reset_step();  // forward raised, before begin_step
   // A bucket already launched (overlap, backward raised midway) is being reduced: it goes
   // as it is; the step's gradients are thrown away on every rank anyway.
-  if (buckets_.back()->ready)
+  if (buckets_.back()->ready && !options_.sharded)
     throw std::logic_error("a step failed after its last bucket was handed to the communicator");
   failed_ = true;
   for (auto& bucket : buckets_)
     if (!bucket->ready) bucket->values.zero();
-  buckets_.back()->values.set_extra(kFailureSlot, 1.0);
+  status_[kFailureSlot].fill_(1.0);
 }
 
 // On the autograd thread, during backward.
@@ -169,20 +205,39 @@ void GradientReducer::reduce(std::size_t b) {
   if (compressed) bucket.wire.copy_(bucket.values.flat());
   const plugin::BufferView view =
       compressed ? buffer_view_of(bucket.wire, options_.wire) : bucket.values.view();
-  throw_if_failed(communicator_.allreduce(view, {plugin::ReduceOp::kAvg, nullptr}), "allreduce");
+  const char* collective = options_.sharded ? "reduce_scatter" : "allreduce";
+  if (options_.sharded) {
+    const auto& block = compressed ? bucket.wire_shard : bucket.shard;
+    throw_if_failed(communicator_.reduce_scatter(view, buffer_view_of(block, options_.wire),
+                                                 {plugin::ReduceOp::kAvg, nullptr}),
+                    collective);
+  } else {
+    throw_if_failed(communicator_.allreduce(view, {plugin::ReduceOp::kAvg, nullptr}), collective);
+  }
   throw_if_failed(communicator_.synchronize(), "synchronize");
-  if (compressed) bucket.values.flat().copy_(bucket.wire);
+  if (compressed) (options_.sharded ? bucket.shard.copy_(bucket.wire_shard)
+                                    : bucket.values.flat().copy_(bucket.wire));
   const auto ended = Clock::now();
   if (timeline_)
     timeline_->span(
         options_.overlap ? StepTimeline::Lane::kCommunication : StepTimeline::Lane::kCompute,
-        "allreduce", started, ended,
+        collective, started, ended,
         {{"bucket", b},
          {"bytes", view.bytes()},
          {"tensors", bucket.values.parameter_count()},
          {"dtype", plugin::dtype_name(view.dtype)}});
   std::lock_guard<std::mutex> lock(mutex_);
   comm_s_ += seconds_between(started, ended);
+}
+
+// Sharded: every rank's loss and flag, which no shard carries.
+void GradientReducer::reduce_status() {
+  const auto started = Clock::now();
+  throw_if_failed(communicator_.allreduce(buffer_view_of(status_, plugin::DType::kFloat32),
+                                          {plugin::ReduceOp::kAvg, nullptr}),
+                  "allreduce");
+  throw_if_failed(communicator_.synchronize(), "synchronize");
+  comm_s_ += seconds_between(started, Clock::now());
 }
 
 StepCommunication GradientReducer::finish_step() {
@@ -200,10 +255,12 @@ StepCommunication GradientReducer::finish_step() {
       launch_ready_buckets();
     }
     thread_->wait();
-    for (auto& bucket : buckets_) bucket->values.unpack_gradients();
+    if (!options_.sharded)
+      for (auto& bucket : buckets_) bucket->values.unpack_gradients();
   } else {
     for (std::size_t b = 0; b < buckets_.size(); ++b) reduce(b);  // in place: .grad() are views
   }
+  if (options_.sharded) reduce_status();
   const auto ended = Clock::now();
   if (timeline_)
     timeline_->span(StepTimeline::Lane::kCompute, "wait for communication", backward_ended, ended);
@@ -212,13 +269,31 @@ StepCommunication GradientReducer::finish_step() {
   return {comm_s_, seconds_between(backward_ended, ended)};
 }
 
-double GradientReducer::global_loss() const {
-  return buckets_.back()->values.extra(kLossSlot);
-}
+double GradientReducer::global_loss() const { return status_[kLossSlot].item<double>(); }
 
 // The flags' mean: above zero when any rank set its flag.
-bool GradientReducer::any_rank_failed() const {
-  return buckets_.back()->values.extra(kFailureSlot) > 0;
+bool GradientReducer::any_rank_failed() const { return status_[kFailureSlot].item<double>() > 0; }
+
+std::vector<at::Tensor> GradientReducer::bucket_parameters(std::size_t b) const {
+  return buckets_.at(b)->values.parameters();
+}
+
+std::size_t GradientReducer::padded_elements(std::size_t b) const {
+  return static_cast<std::size_t>(buckets_.at(b)->values.flat().numel());
+}
+
+const at::Tensor& GradientReducer::gradient_shard(std::size_t b) const {
+  return buckets_.at(b)->shard;
+}
+
+std::size_t GradientReducer::gradient_bytes() const {
+  std::size_t total = options_.sharded ? bytes_of(status_) : 0;
+  for (const auto& bucket : buckets_)
+    total += bytes_of(bucket->values.flat()) + bytes_of(bucket->wire) + bytes_of(bucket->shard) +
+             bytes_of(bucket->wire_shard);
+  // With overlap, ddp's .grad() are tensors of their own, written back every step.
+  if (options_.overlap && !options_.sharded) total += gradient_elements() * sizeof(float);
+  return total;
 }
 
 std::vector<std::size_t> GradientReducer::bucket_wire_bytes() const {

@@ -13,6 +13,11 @@
 // Without overlap the gradients are views into the buckets (DDP's gradient_as_bucket_view):
 // backward writes them in place and nothing is copied in or out; with overlap each hook copies
 // its gradient in as it arrives (a view there would be accumulated into twice).
+// Sharded (ZeRO stage 2): each bucket, padded to a whole number of elements per rank, is
+// reduce-scattered instead, so that rank r receives block r of the averaged bucket: its
+// gradient shard, which its optimizer steps (train/sharded_parameters.h). The model's .grad()
+// are then never written back; with overlap they are freed before every step. The loss and
+// the failure flag, which every rank needs, travel in an allreduce of their own.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -38,10 +43,12 @@ struct ReducerOptions {
   std::size_t fusion_bytes = kDefaultFusionBytes;  // bucket cap in fp32 bytes; 0: per tensor
   bool overlap = false;
   plugin::DType wire = plugin::DType::kFloat32;  // the type the allreduce reduces
+  bool sharded = false;  // reduce-scatter into shards instead of allreducing
+  int rank = 0, size = 1;
 };
 
-// A train trial's fusion_bytes, overlap and compression.
-ReducerOptions reducer_options(const TrainSettings& settings);
+// A train trial's fusion_bytes, overlap, compression and strategy, on rank `rank` of `size`.
+ReducerOptions reducer_options(const TrainSettings& settings, int rank, int size);
 
 // One step's communication, on this rank.
 struct StepCommunication {
@@ -60,9 +67,9 @@ class GradientReducer {
   GradientReducer(const GradientReducer&) = delete;
   GradientReducer& operator=(const GradientReducer&) = delete;
 
-  // Whether .grad() are views into the buckets: then zero_gradients() replaces the optimizer's
-  // zero_grad().
-  bool gradients_in_buckets() const { return !options_.overlap; }
+  // Whether zero_gradients() replaces the optimizer's zero_grad(): .grad() are views into the
+  // buckets (no overlap), or the optimizer steps shards whose gradients the reducer holds.
+  bool zeroes_gradients() const { return !options_.overlap || options_.sharded; }
   void zero_gradients();
   // Before backward: the step's (local) loss joins the last bucket.
   void begin_step(const at::Tensor& loss);
@@ -76,6 +83,15 @@ class GradientReducer {
   double global_loss() const;
   // Whether some rank called fail_step in this step, once finish_step returned.
   bool any_rank_failed() const;
+
+  // Sharded: bucket b's parameters (in their order in the bucket), its element count padded
+  // to a whole block per rank, and this rank's averaged block of it (fp32).
+  std::vector<at::Tensor> bucket_parameters(std::size_t b) const;
+  std::size_t padded_elements(std::size_t b) const;
+  const at::Tensor& gradient_shard(std::size_t b) const;
+  // The gradient memory this rank holds: buckets, compressed copies, shards, and the model's
+  // own .grad() where they are separate tensors kept between steps.
+  std::size_t gradient_bytes() const;
 
   std::size_t bucket_count() const { return buckets_.size(); }
   std::vector<std::size_t> bucket_wire_bytes() const;
@@ -91,6 +107,7 @@ class GradientReducer {
   void mark_ready(std::size_t bucket);
   void launch_ready_buckets();  // with mutex_ held
   void reduce(std::size_t bucket);
+  void reduce_status();
   void reset_step();  // with mutex_ held
 
   using Clock = std::chrono::steady_clock;
@@ -99,6 +116,9 @@ class GradientReducer {
   StepTimeline* timeline_;
   std::vector<at::Tensor> parameters_;
   std::vector<std::unique_ptr<Bucket>> buckets_;
+  // The step's mean loss and failure flag: the last bucket's extra slots, or (sharded) a
+  // buffer of their own.
+  at::Tensor status_;
   // Per parameter: its bucket and its slot there.
   std::vector<std::size_t> bucket_of_, slot_of_;
   std::vector<unsigned> hook_handles_;

@@ -11,6 +11,7 @@
 #include "train/data_tensor.h"
 #include "train/model_objective.h"
 #include "train/optimizer_factory.h"
+#include "train/sharded_parameters.h"
 #include "trial/group_agreement.h"
 
 namespace harness {
@@ -34,23 +35,30 @@ struct TrainingLoop::StepResult {
 
 TrainingLoop::TrainingLoop(const TrainSettings& settings, std::uint64_t seed,
                            const TrialContext& context, TrainingSetup& setup,
-                           GradientReducer& reducer, BufferSync* buffers, StepTimeline* timeline)
+                           const StepParts& parts)
     : settings_(settings),
       context_(context),
       setup_(setup),
-      reducer_(reducer),
-      buffers_(buffers),
-      timeline_(timeline),
+      reducer_(parts.reducer),
+      sharded_(parts.sharded),
+      buffers_(parts.buffers),
+      timeline_(parts.timeline),
       train_(as_tensor(setup.data->train, setup.device)),
       sampler_(setup.data->train.rows(), context.size, context.rank, seed),
       schedule_(settings.optimizer.lr, settings.lr_rule, context.size, lr_warmup_steps()),
-      optimizer_(make_optimizer(settings.optimizer, setup.model->parameters(), schedule_.at(0))) {
+      optimizer_(make_optimizer(settings.optimizer,
+                                sharded_ ? sharded_->master_shards() : setup.model->parameters(),
+                                schedule_.at(0))) {
   outcome_.steps_per_epoch = steps_per_epoch();
   outcome_.peak_lr = schedule_.peak();
   outcome_.lr_warmup_steps = lr_warmup_steps();
 }
 
 TrainingLoop::~TrainingLoop() = default;
+
+std::size_t TrainingLoop::optimizer_state_bytes() const {
+  return harness::optimizer_state_bytes(*optimizer_);
+}
 
 TrainOutcome TrainingLoop::train() {
   started_ = Clock::now();
@@ -109,20 +117,7 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   const bool buffers_sent = buffers_ && buffers_->keep_in_step();
   const auto synced = buffers_sent ? Clock::now() : t0;
   auto forward_ended = synced;
-  std::optional<std::string> failure;
-  try {
-    auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
-    forward_ended = Clock::now();
-    if (reducer_.gradients_in_buckets())
-      reducer_.zero_gradients();
-    else
-      optimizer_->zero_grad();
-    reducer_.begin_step(loss);
-    loss.backward();
-  } catch (const std::exception& e) {
-    failure = e.what();
-    reducer_.fail_step();  // the other ranks are about to reduce: this one takes part
-  }
+  const std::optional<std::string> failure = forward_backward(indices, &forward_ended);
   const auto t1 = Clock::now();
   StepCommunication communication;
   {
@@ -137,20 +132,49 @@ TrainingLoop::StepResult TrainingLoop::run_step(const at::Tensor& indices, doubl
   set_lr(*optimizer_, lr);
   optimizer_->step();
   const auto t3 = Clock::now();
+  if (sharded_) {
+    WatchedOperation watched_allgather(context_.watchdog, "parameter allgather", steps_run_,
+                                       context_.size);
+    sharded_->gather();
+  }
+  const auto t4 = Clock::now();
   if (timeline_) {
     if (buffers_sent) timeline_->span(StepTimeline::Lane::kCompute, "buffer broadcast", t0, synced);
     timeline_->span(StepTimeline::Lane::kCompute, "forward", synced, forward_ended);
     timeline_->span(StepTimeline::Lane::kCompute, "backward", forward_ended, t1);
     timeline_->span(StepTimeline::Lane::kCompute, "optimizer", t2, t3);
+    if (sharded_) timeline_->span(StepTimeline::Lane::kCompute, "allgather", t3, t4);
   }
+  // The parameters' allgather is communication the next forward waits for.
+  const double gathered_s = seconds_between(t3, t4);
   result.compute_s = seconds_between(synced, t1);
-  result.exposed_comm_s = seconds_between(t0, synced) + seconds_between(t1, t2);
-  result.comm_s = seconds_between(t0, synced) + communication.comm_s;
+  result.exposed_comm_s = seconds_between(t0, synced) + seconds_between(t1, t2) + gathered_s;
+  result.comm_s = seconds_between(t0, synced) + communication.comm_s + gathered_s;
   result.optimizer_s = seconds_between(t2, t3);
   result.arrival_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
   ++steps_run_;
   return result;
+}
+
+// This rank's forward and backward; what raised, if anything (the reducer then carries the
+// failure to the other ranks).
+std::optional<std::string> TrainingLoop::forward_backward(const at::Tensor& indices,
+                                                          Clock::time_point* forward_ended) {
+  try {
+    auto loss = training_loss(*setup_.model, train_.index_select(0, indices));
+    *forward_ended = Clock::now();
+    if (reducer_.zeroes_gradients())
+      reducer_.zero_gradients();
+    else
+      optimizer_->zero_grad();
+    reducer_.begin_step(loss);
+    loss.backward();
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    reducer_.fail_step();  // the other ranks are about to reduce: this one takes part
+    return e.what();
+  }
 }
 
 // Every rank learned from the step's allreduce that some rank failed: they agree on whose

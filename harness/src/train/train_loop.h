@@ -59,11 +59,21 @@ struct StepSamples {
   std::size_t steps() const { return total_s.size(); }
 };
 
+class ShardedParameters;
+
+// How a step averages and applies the gradients: the reducer, and under strategy sharded the
+// shards the optimizer steps (null under ddp). Rank 0's buffers go by `buffers` (may be null).
+struct StepParts {
+  GradientReducer& reducer;
+  ShardedParameters* sharded = nullptr;
+  BufferSync* buffers = nullptr;
+  StepTimeline* timeline = nullptr;
+};
+
 class TrainingLoop {
  public:
   TrainingLoop(const TrainSettings& settings, std::uint64_t seed, const TrialContext& context,
-               TrainingSetup& setup, GradientReducer& reducer, BufferSync* buffers,
-               StepTimeline* timeline);
+               TrainingSetup& setup, const StepParts& parts);
   ~TrainingLoop();
   TrainingLoop(const TrainingLoop&) = delete;
   TrainingLoop& operator=(const TrainingLoop&) = delete;
@@ -84,11 +94,16 @@ class TrainingLoop {
   // peak learning rate. For benchmarks that time steps themselves (bench/models).
   void timing_step();
 
+  // The optimizer's state on this rank (after a step: it is created by the first).
+  std::size_t optimizer_state_bytes() const;
+
  private:
   struct StepResult;
   StepResult run_step(const at::Tensor& indices, double lr);
   void run_epoch(std::uint64_t epoch);
   void train_step(const at::Tensor& indices);
+  std::optional<std::string> forward_backward(const at::Tensor& indices,
+                                              std::chrono::steady_clock::time_point* forward_ended);
   [[noreturn]] void leave_failed_step(const std::optional<std::string>& failure);
   at::Tensor next_timing_batch();
   std::size_t timing_batch_size() const;
@@ -103,8 +118,9 @@ class TrainingLoop {
   const TrialContext& context_;
   TrainingSetup& setup_;
   GradientReducer& reducer_;
-  BufferSync* buffers_;     // may be null
-  StepTimeline* timeline_;  // may be null
+  ShardedParameters* sharded_;  // null under ddp
+  BufferSync* buffers_;         // may be null
+  StepTimeline* timeline_;      // may be null
   at::Tensor train_;
   DistributedSampler sampler_;
   LrSchedule schedule_;

@@ -21,6 +21,7 @@
 #include "train/model_agreement.h"
 #include "train/reduction_memory.h"
 #include "train/replica_check.h"
+#include "train/sharded_parameters.h"
 #include "train/step_timeline.h"
 #include "train/step_timing.h"
 #include "train/thread_pool_start.h"
@@ -101,6 +102,17 @@ CommunicationRecord describe_reduction(const TrainSettings& settings,
           compression_name(settings.compression),
           plugin::dtype_name(wire_dtype(settings.compression)),
           mpi_thread_level_name(mpi_thread_level())};
+}
+
+TrainingMemoryRecord describe_memory(const GradientReducer& reducer,
+                                     const std::optional<ShardedParameters>& sharded,
+                                     const TrainingSetup& setup, const TrainingLoop& loop) {
+  std::size_t parameter_bytes = 0;
+  if (sharded)
+    parameter_bytes = sharded->parameter_bytes();
+  else
+    for (const auto& parameter : setup.model->parameters()) parameter_bytes += parameter.nbytes();
+  return {parameter_bytes, reducer.gradient_bytes(), loop.optimizer_state_bytes()};
 }
 
 TrainingOutcomeRecord describe_training(const TrainOutcome& outcome,
@@ -195,14 +207,18 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     broadcast_initial_state(fusion, buffers, *backend.communicator, context);
     record.model->buffers = buffers.describe();
     StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
+    StepTimeline* traced = settings.timeline ? &timeline : nullptr;
     ReductionMemory memory(backend.communicator);
-    GradientReducer reducer(setup.model->parameters(), reducer_options(settings),
-                            *backend.communicator, settings.timeline ? &timeline : nullptr,
-                            &memory);
+    GradientReducer reducer(setup.model->parameters(),
+                            reducer_options(settings, context.rank, context.size),
+                            *backend.communicator, traced, &memory);
+    std::optional<ShardedParameters> sharded;
+    if (settings.strategy == Strategy::kSharded)
+      sharded.emplace(reducer, *backend.communicator, context.rank, &memory);
     record.gradient_reduction = describe_reduction(settings, reducer);
     record.backend->memory = memory.describe();
-    TrainingLoop loop(settings, trial.seed, context, setup, reducer, &buffers,
-                      settings.timeline ? &timeline : nullptr);
+    TrainingLoop loop(settings, trial.seed, context, setup,
+                      {reducer, sharded ? &*sharded : nullptr, &buffers, traced});
     const TrainOutcome outcome = loop.train();
     {
       WatchedOperation watched(context.watchdog, "buffer broadcast after training", outcome.steps,
@@ -222,6 +238,7 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     const Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish(outcome.status, outcome.reason);
     record.training = describe_training(outcome, replicas, reducer.wire_bytes_per_step());
+    record.memory = describe_memory(reducer, sharded, setup, loop);
     record.timing = std::move(timing);
     record.machine_speed = gate.summary();
     take_evaluation(evaluation, &record);

@@ -181,9 +181,13 @@ void check_warmup_steps(const TrainSettings& settings, ValidationContext& contex
 void validate_train_trial(const TrainSettings& settings, ValidationContext& context) {
   check_settings_read(settings, context);
   check_warmup_steps(settings, context);
-  for (const PluginHandle* communicator :
-       check_backend(context, settings.backend, settings.backend_params))
-    check_compression(settings, *communicator, context);
+  const auto communicators = check_backend(context, settings.backend, settings.backend_params);
+  for (const PluginHandle* communicator : communicators) check_compression(settings, *communicator, context);
+  if (settings.strategy == Strategy::kSharded)
+    check_offered(context, "strategy", settings.backend, communicators,
+                  {plugin::Collective::kReduceScatter, plugin::Collective::kAllgather},
+                  ", which strategy sharded runs on; use strategy ddp or a backend that offers "
+                  "both");
   const PluginHandle* model =
       find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
   const DataSplit* split = load_or_report(settings, context);

@@ -1,7 +1,9 @@
 #include "trial/plugin_validation.h"
 
+#include <algorithm>
 
 #include "loader/communicator_factory.h"
+#include "loader/plugin_capabilities.h"
 #include "spec/did_you_mean.h"
 #include "trial/composed_backend.h"
 
@@ -75,6 +77,29 @@ std::vector<const PluginHandle*> check_backend(ValidationContext& context,
     context.add_inside("backend_params", e.what());
   }
   return {plugin};
+}
+
+std::vector<plugin::Collective> offered_collectives(
+    const std::string& backend, const std::vector<const PluginHandle*>& communicators) {
+  if (find_composed_backend(backend))
+    return {plugin::Collective::kAllreduce, plugin::Collective::kBroadcast};
+  return communicator_capabilities(*communicators.front()).collectives;
+}
+
+void check_offered(ValidationContext& context, const std::string& field,
+                   const std::string& backend,
+                   const std::vector<const PluginHandle*>& communicators,
+                   const std::vector<plugin::Collective>& needed, const std::string& why) {
+  if (communicators.empty()) return;  // an unknown backend: check_backend said so
+  const auto offered = offered_collectives(backend, communicators);
+  std::vector<std::string> missing, names;
+  for (const plugin::Collective c : needed)
+    if (std::find(offered.begin(), offered.end(), c) == offered.end())
+      missing.push_back(plugin::collective_name(c));
+  if (missing.empty()) return;
+  for (const plugin::Collective c : offered) names.push_back(plugin::collective_name(c));
+  context.add(field, "backend \"" + backend + "\" does not support " + joined(missing, " or ") +
+                         " (it offers " + joined(names, ", ") + ")" + why);
 }
 
 }  // namespace harness

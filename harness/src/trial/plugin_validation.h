@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "harness/plugin/types.h"
 #include "harness/plugin/version.h"
 #include "loader/plugin_registry.h"
 #include "trial/validation_context.h"
@@ -21,5 +22,17 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
 // same rules as that backend alone, or none when one was not found.
 std::vector<const PluginHandle*> check_backend(ValidationContext& context,
                                                const std::string& backend, const Json& params);
+
+// What a backend offers: a composed backend allreduces and broadcasts (it runs the other
+// collectives of none of its levels); a plugin lists its collectives in its capabilities.
+std::vector<plugin::Collective> offered_collectives(
+    const std::string& backend, const std::vector<const PluginHandle*>& communicators);
+
+// Reports at `field` that backend "X" does not support a collective of `needed` (it offers
+// ...), `why` appended; nothing when it offers them all or no communicator was found.
+void check_offered(ValidationContext& context, const std::string& field,
+                   const std::string& backend,
+                   const std::vector<const PluginHandle*>& communicators,
+                   const std::vector<plugin::Collective>& needed, const std::string& why = "");
 
 }  // namespace harness

@@ -1,0 +1,62 @@
+#include "train/sharded_parameters.h"
+
+#include <torch/torch.h>
+
+#include "loader/plugin_call.h"
+#include "train/tensor_buffer_view.h"
+
+namespace harness {
+namespace {
+
+std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
+  std::size_t total = 0;
+  for (const auto& t : tensors) total += static_cast<std::size_t>(t.numel());
+  return total;
+}
+
+}  // namespace
+
+ShardedParameters::ShardedParameters(const GradientReducer& reducer,
+                                     plugin::Communicator& communicator, int rank,
+                                     ReductionMemory* memory)
+    : communicator_(communicator) {
+  torch::NoGradGuard no_grad;
+  for (std::size_t b = 0; b < reducer.bucket_count(); ++b) {
+    const std::vector<at::Tensor> members = reducer.bucket_parameters(b);
+    const std::size_t padding = reducer.padded_elements(b) - elements_of(members);
+    Bucket bucket;
+    bucket.values = std::make_unique<FusionBuffer>(members, padding, memory);
+    bucket.values->bind_values();
+    const at::Tensor& gradient = reducer.gradient_shard(b);
+    const int64_t block = gradient.numel();
+    bucket.master = memory ? memory->zeros(block, gradient.options())
+                           : torch::zeros({block}, gradient.options());
+    bucket.master.copy_(bucket.values->flat().narrow(0, rank * block, block));
+    bucket.master.requires_grad_(true);
+    bucket.master.mutable_grad() = gradient;  // written in place by every reduce-scatter
+    buckets_.push_back(std::move(bucket));
+  }
+}
+
+std::vector<at::Tensor> ShardedParameters::master_shards() const {
+  std::vector<at::Tensor> shards;
+  for (const Bucket& bucket : buckets_) shards.push_back(bucket.master);
+  return shards;
+}
+
+void ShardedParameters::gather() {
+  for (Bucket& bucket : buckets_)
+    throw_if_failed(communicator_.allgather(buffer_view_of(bucket.master, plugin::DType::kFloat32),
+                                            bucket.values->view(), {}),
+                    "allgather");
+  throw_if_failed(communicator_.synchronize(), "synchronize");
+}
+
+std::size_t ShardedParameters::parameter_bytes() const {
+  std::size_t total = 0;
+  for (const Bucket& bucket : buckets_)
+    total += bucket.values->flat().nbytes() + bucket.master.nbytes();
+  return total;
+}
+
+}  // namespace harness
