@@ -17,6 +17,7 @@ from .tables import markdown_table, verdict, with_interval
 
 SETTINGS = ["fusion_bytes", "overlap", "compression"]
 COLOURS = {"forward": "tab:blue", "backward": "tab:orange", "allreduce": "tab:green",
+           "reduce_scatter": "tab:green", "allgather": "tab:olive",
            "wait for communication": "tab:red", "optimizer": "tab:purple"}
 
 

@@ -33,7 +33,7 @@ def speed_phrase(sharded, ddp):
     if not c.outside_noise:
         return "runs within noise of ddp's samples/s"
     ratio = sharded.value / ddp.value
-    return f"runs at {units.ratio(ratio)} ddp's samples/s (outside the noise)"
+    return f"runs at {ratio:.2f}× ddp's samples/s (outside the noise)"
 
 
 def memory_phrase(sharded, ddp):

@@ -121,3 +121,29 @@ def test_fusion_and_overlap_within_the_noise_say_so():
     [line] = overlap.answer_lines(fusion_training(rows))
     assert "1 MB, after backward, none within noise of it" in line
     assert line.endswith("overlap within noise at 1 MB")
+
+
+def strategy_training(rows, world=2):
+    """rows: (strategy, median, low, high, optimizer_state_bytes): one model and backend."""
+    return pd.DataFrame([{"model": "transformer", "batch": 32, "backend": "mpi", "world_size": world,
+                          "strategy": s, "median": m, "lo": lo, "hi": hi, "parameter_bytes": 100,
+                          "gradient_bytes": 100, "optimizer_state_bytes": state}
+                         for s, m, lo, hi, state in rows])
+
+
+def test_the_answer_sets_sharded_beside_ddp_with_the_memory_each_holds():
+    from harness_analysis import strategy
+    [line] = strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200),
+                                                      ("sharded", 10.2, 9.7, 10.7, 104)]))
+    assert line.startswith("strategy, transformer batch 32, mpi, world 2: **sharded** runs within noise of ddp's samples/s")
+    assert "holds 0.52× the optimizer memory (104 B against 200 B per rank)" in line
+    assert line.endswith("and 0.76× the parameters + gradients + optimizer state")
+    [slower] = strategy.answer_lines(strategy_training([("ddp", 10, 9.8, 10.2, 200), ("sharded", 8, 7.8, 8.2, 100)]))
+    assert "runs at 0.80× ddp's samples/s (outside the noise)" in slower
+
+
+def test_no_strategy_line_without_both_strategies_or_at_world_one():
+    from harness_analysis import strategy
+    assert strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200)])) == []
+    assert strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200), ("sharded", 10, 9.5, 10.5, 100)],
+                                                   world=1)) == []
