@@ -13,8 +13,10 @@ the latency alpha and the time per byte beta of four textbook formulas (Thakur, 
     binary_tree             2 log2(p) a + 2 log2(p) n b + log2(p) n g    (reduce + broadcast)
     recursive_doubling      log2(p) a + log2(p) n b + log2(p) n g
 
-Collective trials of other collectives (reduce_scatter, allgather, broadcast, alltoall) are
-left out: these formulas are allreduce's.
+The other collectives' points (reduce_scatter, allgather, broadcast, alltoall) are fitted to
+their own formulas (formulas.py: ring and recursive halving/doubling for reduce_scatter and
+allgather, binomial tree and scatter + allgather for broadcast, pairwise exchange and Bruck for
+alltoall), per collective, backend and link, in model.md's "Other collectives".
 
 gamma (time per byte reduced) cannot be told from beta by allreduce timings alone (ring's two
 per-byte terms have the same shape in p), so it is measured on this host: a local in-place
@@ -53,7 +55,7 @@ import numpy as np  # noqa: E402
 from scipy.optimize import nnls  # noqa: E402
 
 from . import two_level  # noqa: E402
-from .formulas import FORMULAS  # noqa: E402
+from .formulas import COLLECTIVE_FORMULAS, FORMULAS  # noqa: E402
 from .labels import backend_label, composed_levels, host_level_by_halves  # noqa: E402
 from .record_schema import as_record  # noqa: E402
 from .results import load_or_exit  # noqa: E402
@@ -77,11 +79,12 @@ def measure_gamma():
 
 
 def load(spec):
-    """DIR[=LABEL]: the folder's allreduce points and training steps, labelled LABEL (default:
-    the experiment's name)."""
+    """DIR[=LABEL]: the folder's allreduce points, training steps and other collectives' points,
+    labelled LABEL (default: the experiment's name)."""
     directory, _, label = spec.partition("=")
     results = load_or_exit(directory, "scripts/model")
-    return points_and_steps(results.records, label or results.name, results.meta)
+    points, steps = points_and_steps(results.records, label or results.name, results.meta)
+    return points, steps, other_collective_points(results.records, label or results.name)
 
 
 def model_backend_label(record):
@@ -89,6 +92,16 @@ def model_backend_label(record):
     gloo:ring)"): each composition is a backend of its own here."""
     levels = composed_levels(record)
     return f"{record['backend']['name']}({levels[0]}, {levels[1]})" if levels else backend_label(record)
+
+
+def _point_rows(r, label, meta):
+    """A collective record's measured points at world size > 1, labelled."""
+    shape = two_level.layout(meta or {}, r["world_size"])
+    return [{"backend": model_backend_label(r), "label": label, "p": r["world_size"],
+             "n": point["bytes"], "t": point["p50_us"] * 1e-6, "layout": shape,
+             "levels": composed_levels(r), "by_halves": host_level_by_halves(r),
+             "collective": r.settings.get("collective", "allreduce")}
+            for point in r.points if point.p50_us and point.bytes and r.world_size > 1]
 
 
 def points_and_steps(records, label, meta=None):
@@ -101,15 +114,7 @@ def points_and_steps(records, label, meta=None):
         if r.status != "ok":
             continue
         if r.kind == "collective":
-            if r.settings.get("collective", "allreduce") != "allreduce":
-                continue  # the formulas are allreduce's; other collectives are not modelled
-            shape = two_level.layout(meta or {}, r["world_size"])
-            for point in r.points:
-                if point.p50_us and point.bytes and r.world_size > 1:
-                    points.append({"backend": model_backend_label(r), "label": label, "p": r["world_size"],
-                                   "n": point["bytes"], "t": point["p50_us"] * 1e-6,
-                                   "layout": shape, "levels": composed_levels(r),
-                                   "by_halves": host_level_by_halves(r)})
+            points += [q for q in _point_rows(r, label, meta) if q["collective"] == "allreduce"]
         elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm:
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
                           "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
@@ -119,23 +124,30 @@ def points_and_steps(records, label, meta=None):
     return points, steps
 
 
-def design(formula, points, gamma):
+def other_collective_points(records, label):
+    """The points of reduce_scatter, allgather, broadcast and alltoall (world size > 1)."""
+    rows = [q for r in map(as_record, records) if r.status == "ok" and r.kind == "collective"
+            for q in _point_rows(r, label, None)]
+    return [q for q in rows if q["collective"] != "allreduce"]
+
+
+def design(formula, points, gamma, table=FORMULAS):
     """Rows [alpha coefficient, beta coefficient] / t and targets (t - gamma part) / t."""
     rows, targets = [], []
     for q in points:
-        a, b, g = FORMULAS[formula](q["p"], q["n"])
+        a, b, g = table[formula](q["p"], q["n"])
         rows.append([a / q["t"], b / q["t"]])
         targets.append((q["t"] - g * gamma) / q["t"])
     return np.array(rows), np.array(targets)
 
 
-def predict(formula, params, p, n, gamma):
-    a, b, g = FORMULAS[formula](p, n)
+def predict(formula, params, p, n, gamma, table=FORMULAS):
+    a, b, g = table[formula](p, n)
     return a * params["alpha_s"] + b * params["beta_s_per_byte"] + g * gamma
 
 
-def quality(formula, params, points, gamma):
-    predicted = np.array([predict(formula, params, q["p"], q["n"], gamma) for q in points])
+def quality(formula, params, points, gamma, table=FORMULAS):
+    predicted = np.array([predict(formula, params, q["p"], q["n"], gamma, table) for q in points])
     measured = np.array([q["t"] for q in points])
     relative = np.abs(predicted - measured) / measured
     residual = ((measured - predicted) ** 2).sum()
@@ -145,12 +157,12 @@ def quality(formula, params, points, gamma):
             "points": len(points)}
 
 
-def fit(formula, points, gamma):
-    rows, targets = design(formula, points, gamma)
+def fit(formula, points, gamma, table=FORMULAS):
+    rows, targets = design(formula, points, gamma, table)
     (alpha, beta), _ = nnls(rows, targets)
     params = {"alpha_s": alpha, "beta_s_per_byte": beta,
               "link_gbps": 1e-9 / beta if beta > 0 else None}
-    return params, quality(formula, params, points, gamma)
+    return params, quality(formula, params, points, gamma, table)
 
 
 def groups(points):
@@ -160,19 +172,29 @@ def groups(points):
     return out
 
 
-def fit_all(points, gamma):
+def fit_all(points, gamma, table=FORMULAS, prefix=""):
+    """Per backend and link, every formula of `table` fitted; names are prefixed by `prefix`."""
     fits = {}
     for (backend, label), group in sorted(groups(points).items()):
         if len({q["n"] for q in group}) < 2:
             continue
-        per_formula = {f: dict(zip(("params", "quality"), fit(f, group, gamma))) for f in FORMULAS}
+        per_formula = {f: dict(zip(("params", "quality"), fit(f, group, gamma, table))) for f in table}
         worlds = sorted({q["p"] for q in group})
-        # At p = 2 every formula is 2a + n b + n/2 g up to constants: they cannot be told apart.
-        best = "ring" if worlds == [2] else min(
+        # At p = 2 the formulas differ only in constants: they cannot be told apart.
+        best = next(iter(table)) if worlds == [2] else min(
             per_formula, key=lambda f: per_formula[f]["quality"]["median_rel_error"])
-        fits[f"{backend} @ {label}"] = {"backend": backend, "label": label, "worlds": worlds,
-                                        "formulas": per_formula, "best": best,
-                                        "formulas_distinguishable": worlds != [2]}
+        fits[f"{prefix}{backend} @ {label}"] = {"backend": backend, "label": label, "worlds": worlds,
+                                                "formulas": per_formula, "best": best,
+                                                "formulas_distinguishable": worlds != [2]}
+    return fits
+
+
+def fit_other_collectives(points, gamma):
+    """fit_all per collective other than allreduce, with that collective's formulas."""
+    fits = {}
+    for collective in sorted({q["collective"] for q in points}):
+        same = [q for q in points if q["collective"] == collective]
+        fits.update(fit_all(same, gamma, COLLECTIVE_FORMULAS[collective], f"{collective}: "))
     return fits
 
 
@@ -359,9 +381,9 @@ def plot(points, fits, gamma, out):
     return path
 
 
-def markdown(fits, holdout, steps, predicted, gamma):
-    lines = ["# Cost model", "", f"gamma (local fp32 sum, measured): {1e-9 / gamma:.2f} GB/s.", "",
-             "| backend @ link | worlds | formula | alpha (us) | beta (GB/s) | R^2 | median rel. err | max rel. err |",
+def fit_table(fits, first_column="backend @ link"):
+    """The fits as a Markdown table: one row per formula, the best marked."""
+    lines = [f"| {first_column} | worlds | formula | alpha (us) | beta (GB/s) | R^2 | median rel. err | max rel. err |",
              "|---|---|---|---|---|---|---|---|"]
     for name, f in fits.items():
         for formula, fq in f["formulas"].items():
@@ -371,6 +393,18 @@ def markdown(fits, holdout, steps, predicted, gamma):
             gbps = f"{params['link_gbps']:.3g}" if params["link_gbps"] else "inf"
             lines.append(f"| {name} | {f['worlds']} | {formula}{mark} | {params['alpha_s'] * 1e6:.2f} | {gbps} | {r2} | "
                          f"{q['median_rel_error']:.1%} | {q['max_rel_error']:.1%} |")
+    return lines
+
+
+def other_collectives_markdown(fits):
+    """model.md's section on reduce_scatter, allgather, broadcast and alltoall."""
+    return "\n".join(["## Other collectives", "",
+                      "Each fitted to its own formulas (n: the whole buffer, as the collective trial counts it).", ""]
+                     + fit_table(fits, "collective: backend @ link")) + "\n"
+
+
+def markdown(fits, holdout, steps, predicted, gamma):
+    lines = ["# Cost model", "", f"gamma (local fp32 sum, measured): {1e-9 / gamma:.2f} GB/s.", ""] + fit_table(fits)
     if holdout:
         given = f", its link at {holdout['link_gbps']} GB/s" if holdout.get("link_gbps") else ""
         lines += ["", f"## Held-out prediction ({holdout['key']} = {holdout['value']}{given})", "",
@@ -419,11 +453,12 @@ def main():
     parser.add_argument("--link", help="ALPHA_US,GBPS: predict at scale with this link instead of the fitted one")
     parser.add_argument("--gamma-gbps", type=float, help="reduction speed instead of measuring it")
     args = parser.parse_args()
-    points, steps = [], []
+    points, steps, others = [], [], []
     for spec in args.dirs:
-        p, s = load(spec)
+        p, s, o = load(spec)
         points += p
         steps += s
+        others += o
     if not points:
         sys.exit("scripts/model: no ok allreduce points at world size > 1 in these folders")
     link = None
@@ -449,8 +484,10 @@ def main():
         world = int(holdout["value"]) if holdout and holdout["key"] == "world" else None
         one_level = held_out_predictor(points, gamma, world, holdout["errors"]) if world is not None else None
         levels = two_level.model(points, gamma, world, one_level)
+    other_fits = fit_other_collectives(others, gamma)
     result = {"gamma_s_per_byte": gamma, "fits": fits, "holdout": holdout, "predictions": predicted,
-              "training_steps": step_rows, "fusion": fusion, "two_level": levels}
+              "training_steps": step_rows, "fusion": fusion, "two_level": levels,
+              "other_collectives": other_fits}
     with open(os.path.join(out, "model.json"), "w") as f:
         json.dump(result, f, indent=1)
     with open(os.path.join(out, "model.md"), "w") as f:
@@ -459,7 +496,9 @@ def main():
             f.write("\n## Best fusion size with overlap, predicted\n\n" + fusion_markdown(fusion) + "\n")
         if levels:
             f.write("\n" + two_level.markdown(levels))
-    print(f"scripts/model: {len(points)} points, {len(fits)} fits; wrote model.json, model.md"
+        if other_fits:
+            f.write("\n" + other_collectives_markdown(other_fits))
+    print(f"scripts/model: {len(points) + len(others)} points, {len(fits) + len(other_fits)} fits; wrote model.json, model.md"
           f"{', ' + os.path.basename(figure) if figure else ''} to {out}")
     return 0
 
