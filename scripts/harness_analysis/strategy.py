@@ -47,7 +47,7 @@ def memory_phrase(sharded, ddp):
 
 def answer_lines(ok):
     """One line per sweep point (configuration, backend, world size 2 and more) that ran both
-    strategies."""
+    strategies; at an oversubscribed world size the memory alone (its timings are not ranked)."""
     if ok.empty or "strategy" not in ok or ok["strategy"].nunique() < 2 or "lo" not in ok:
         return []
     keys = [k for k in CONFIGURATION if k in ok and k != "strategy"]
@@ -58,8 +58,9 @@ def answer_lines(ok):
         if "ddp" not in by or "sharded" not in by:
             continue
         memory = _memory(by["sharded"]), _memory(by["ddp"])
-        text = (f"strategy, {_label(values, keys, varied)}, {values[-2]}, world {int(values[-1])}: "
-                f"**sharded** {speed_phrase(_estimate(by['sharded']), _estimate(by['ddp']))}")
+        speed = ("runs beside ddp unranked (oversubscribed)" if g["oversubscribed"].any()
+                 else speed_phrase(_estimate(by["sharded"]), _estimate(by["ddp"])))
+        text = f"strategy, {_label(values, keys, varied)}, {values[-2]}, world {int(values[-1])}: **sharded** {speed}"
         if None not in memory:
             text += "; " + memory_phrase(*memory)
         lines.append(text)

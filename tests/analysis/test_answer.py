@@ -123,10 +123,11 @@ def test_fusion_and_overlap_within_the_noise_say_so():
     assert line.endswith("overlap within noise at 1 MB")
 
 
-def strategy_training(rows, world=2):
+def strategy_training(rows, world=2, oversubscribed=False):
     """rows: (strategy, median, low, high, optimizer_state_bytes): one model and backend."""
     return pd.DataFrame([{"model": "transformer", "batch": 32, "backend": "mpi", "world_size": world,
                           "strategy": s, "median": m, "lo": lo, "hi": hi, "parameter_bytes": 100,
+                          "oversubscribed": oversubscribed,
                           "gradient_bytes": 100, "optimizer_state_bytes": state}
                          for s, m, lo, hi, state in rows])
 
@@ -147,3 +148,10 @@ def test_no_strategy_line_without_both_strategies_or_at_world_one():
     assert strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200)])) == []
     assert strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200), ("sharded", 10, 9.5, 10.5, 100)],
                                                    world=1)) == []
+
+
+def test_an_oversubscribed_world_gives_the_memory_without_ranking_the_speed():
+    from harness_analysis import strategy
+    [line] = strategy.answer_lines(strategy_training([("ddp", 10, 9.5, 10.5, 200), ("sharded", 5, 4.5, 5.5, 50)],
+                                                     world=4, oversubscribed=True))
+    assert "**sharded** runs beside ddp unranked (oversubscribed); holds 0.25× the optimizer memory" in line

@@ -289,12 +289,31 @@ TEST(GradientReducer, ShardedBucketsAreReduceScatteredIntoBlocks) {
     const auto shards = parameters.master_shards();
     ASSERT_EQ(shards.size(), 3u);
     EXPECT_TRUE(torch::equal(shards[0].detach(), toy.parameters[3].detach().narrow(0, 14, 14)));
-    EXPECT_TRUE(shards[0].grad().is_same(reducer.gradient_shard(0)));
+    EXPECT_EQ(shards[0].grad().data_ptr(), reducer.gradient_shard(0).data_ptr());
     shards[0].detach().fill_(5);
     parameters.gather();
     EXPECT_TRUE(torch::equal(toy.parameters[3].detach().narrow(0, 14, 14), torch::full({14}, 5.0f)));
     EXPECT_TRUE(torch::equal(toy.parameters[3].detach().narrow(0, 0, 14), torch::full({14}, -1.0f)));
   }
+}
+
+// A shard larger than one optimizer piece is stepped as pieces, views of it whose gradients
+// are the same pieces of the gradient shard.
+TEST(ShardedParameters, ALargeShardIsSteppedInPieces) {
+  auto big = torch::zeros({2 * kOptimizerPieceElements + 10}, torch::requires_grad());
+  TriplingCommunicator comm;
+  ReducerOptions sharded = options(0, false);
+  sharded.sharded = true;
+  GradientReducer reducer({big}, sharded, comm, nullptr);
+  ShardedParameters parameters(reducer, comm, 0);
+  const auto pieces = parameters.master_shards();
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[2].numel(), 10);
+  EXPECT_EQ(pieces[1].grad().data_ptr<float>(),
+            reducer.gradient_shard(0).data_ptr<float>() + kOptimizerPieceElements);
+  pieces[2].detach().fill_(4);
+  parameters.gather();
+  EXPECT_EQ(big[2 * kOptimizerPieceElements + 9].item<float>(), 4.0f);
 }
 
 }  // namespace

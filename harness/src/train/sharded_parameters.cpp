@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+
 #include "loader/plugin_call.h"
 #include "train/tensor_buffer_view.h"
 
@@ -32,16 +34,15 @@ ShardedParameters::ShardedParameters(const GradientReducer& reducer,
     bucket.master = memory ? memory->zeros(block, gradient.options())
                            : torch::zeros({block}, gradient.options());
     bucket.master.copy_(bucket.values->flat().narrow(0, rank * block, block));
-    bucket.master.requires_grad_(true);
-    bucket.master.mutable_grad() = gradient;  // written in place by every reduce-scatter
+    for (int64_t start = 0; start < block; start += kOptimizerPieceElements) {
+      const int64_t length = std::min(kOptimizerPieceElements, block - start);
+      at::Tensor piece = bucket.master.narrow(0, start, length).detach().requires_grad_(true);
+      // A view of the gradient shard, which every reduce-scatter writes in place.
+      piece.mutable_grad() = gradient.narrow(0, start, length);
+      pieces_.push_back(piece);
+    }
     buckets_.push_back(std::move(bucket));
   }
-}
-
-std::vector<at::Tensor> ShardedParameters::master_shards() const {
-  std::vector<at::Tensor> shards;
-  for (const Bucket& bucket : buckets_) shards.push_back(bucket.master);
-  return shards;
 }
 
 void ShardedParameters::gather() {

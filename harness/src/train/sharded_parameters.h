@@ -10,6 +10,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,12 @@
 
 namespace harness {
 
+// LibTorch's optimizers make one pass over a tensor per operation (Adam makes about ten): over
+// pieces of 1 MiB their operands stay in cache between passes, as over DDP's per-parameter
+// tensors; over one shard of tens of MB every pass goes to memory (an optimizer step four times
+// as long as DDP's over twice the elements, measured on the 12.6 M-parameter Transformer).
+inline constexpr std::int64_t kOptimizerPieceElements = 1 << 18;
+
 class ShardedParameters {
  public:
   // After the initial broadcast (the shards start from the replicas' common values). The
@@ -28,8 +35,10 @@ class ShardedParameters {
   ShardedParameters(const GradientReducer& reducer, plugin::Communicator& communicator, int rank,
                     ReductionMemory* memory = nullptr);
 
-  // What the optimizer steps: one master shard per bucket.
-  std::vector<at::Tensor> master_shards() const;
+  // What the optimizer steps: the master shards, cut into pieces of at most
+  // kOptimizerPieceElements (each a view of its shard, its .grad() the same piece of the
+  // gradient shard).
+  std::vector<at::Tensor> master_shards() const { return pieces_; }
   // Collective: the updated shards into every rank's parameters.
   void gather();
   // The parameters' memory on this rank: the flat buffers (the whole model, padded) and the
@@ -43,6 +52,7 @@ class ShardedParameters {
   };
   plugin::Communicator& communicator_;
   std::vector<Bucket> buckets_;
+  std::vector<at::Tensor> pieces_;
 };
 
 }  // namespace harness
