@@ -1,7 +1,10 @@
-// Accuracy of the collective benchmark's loop timing: the harness's measurement of the mpi
-// backend beside a plain MPI_Allreduce loop written here (in place, like the plugin; and out
-// of place, as IMB times it), per message size, in interleaved rounds. Prints the median
-// ratio harness / plain with its range over rounds; the target is within 10% at every size.
+// Accuracy of the collective trial's timing: per message size, a real collective trial of
+// the mpi backend, run by the harness's own path (its trial kind, its quiet-machine gate at
+// the default settings, the watchdog watching it, its memory), beside a plain MPI_Allreduce
+// loop written here (in place, like the plugin; and out of place, as IMB times it) in the same
+// processes, in interleaved rounds; and the point measurement alone (no trial around it), which
+// tells what the trial adds from what the measurement does. Prints the median ratio
+// trial / plain with its range over rounds; the target is within 10% at every size.
 //   mpirun --bind-to none -np 2 ./build/timing_agreement [rounds]
 #include <mpi.h>
 
@@ -9,7 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "collective/collective_ops.h"
@@ -17,15 +21,27 @@
 #include "collective/point_measurement.h"
 #include "loader/plugin_registry.h"
 #include "metrics/statistics.h"
+#include "mpi/watchdog.h"
+#include "record/record_json.h"
+#include "run/trial_kinds.h"
+#include "spec/experiment.h"
+#include "spec/trial_expansion.h"
 #include "trial/backend_join.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kMinTimeS = 0.1;
+constexpr std::uint64_t kLargest = 64u << 20;
+
+std::vector<std::uint64_t> sizes() {
+  std::vector<std::uint64_t> all;
+  for (std::uint64_t bytes = 4; bytes <= kLargest; bytes *= 4) all.push_back(bytes);
+  return all;
+}
 
 // A plain loop, IMB-style: barrier, n calls, divide; the slowest rank's median over samples.
-double plain_loop_us(std::vector<float>& send, std::vector<float>& receive, bool in_place,
-                     double min_time_s) {
+double plain_loop_us(std::vector<float>& send, std::vector<float>& receive, bool in_place) {
   const int count = static_cast<int>(receive.size());
   auto once = [&] {
     if (in_place)
@@ -40,7 +56,7 @@ double plain_loop_us(std::vector<float>& send, std::vector<float>& receive, bool
   double estimate = std::chrono::duration<double>(Clock::now() - t0).count();
   MPI_Allreduce(MPI_IN_PLACE, &estimate, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const int calls = std::max(1, static_cast<int>(1e-3 / std::max(estimate, 1e-9)));
-  const int samples = std::max(10, static_cast<int>(min_time_s / (estimate * calls)));
+  const int samples = std::max(10, static_cast<int>(kMinTimeS / (estimate * calls)));
   std::vector<double> seconds;
   for (int s = 0; s < samples; ++s) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -52,68 +68,94 @@ double plain_loop_us(std::vector<float>& send, std::vector<float>& receive, bool
   return harness::percentile(seconds, 50) * 1e6;
 }
 
+// One collective trial over every size, as a sweep runs it: {bytes: p50 us} on rank 0.
+std::map<std::uint64_t, double> trial_us(const harness::Trial& trial,
+                                         const harness::TrialContext& context) {
+  const harness::Json record = harness::to_json(harness::trial_kind(trial.kind).run(trial, context));
+  std::map<std::uint64_t, double> p50;
+  if (record.contains("points"))
+    for (const auto& point : record["points"])
+      p50[point["bytes"].get<std::uint64_t>()] = point["p50_us"].get<double>();
+  return p50;
+}
+
+harness::Trial collective_trial(int world) {
+  std::string sizes_json;
+  for (std::uint64_t bytes : sizes()) sizes_json += (sizes_json.empty() ? "" : ", ") + std::to_string(bytes);
+  const std::string text = R"({"name": "timing_agreement", "kind": "collective", "settings": {)"
+                           R"("backend": "mpi", "world_size": )" + std::to_string(world) +
+                           R"(, "timing": "loop", "iters": 10, "min_time_s": 0.1, "check": false,)"
+                           R"( "sizes": [)" + sizes_json + "]}}";
+  return harness::expand_trials(harness::parse_experiment(text, "timing_agreement", {}, harness::trial_kind_schemas())).at(0);
+}
+
+struct Row {
+  std::vector<double> trial, point, plain, separate, ratios;
+};
+
+void print(const std::map<std::uint64_t, Row>& rows, int rounds, int size) {
+  std::printf("%10s %10s %10s %10s %8s %15s %12s   %s\n", "bytes", "trial(us)", "point(us)",
+              "plain(us)", "ratio", "ratio range", "out-of-place", "verdict (target: within 10%)");
+  int outside = 0;
+  for (const auto& [bytes, row] : rows) {
+    const double ratio = harness::percentile(row.ratios, 50);
+    const bool ok = ratio >= 0.9 && ratio <= 1.1;
+    outside += ok ? 0 : 1;
+    std::printf("%10llu %10.3f %10.3f %10.3f %8.3f   [%5.3f, %5.3f] %12.3f   %s\n",
+                static_cast<unsigned long long>(bytes), harness::percentile(row.trial, 50),
+                harness::percentile(row.point, 50), harness::percentile(row.plain, 50), ratio,
+                *std::min_element(row.ratios.begin(), row.ratios.end()),
+                *std::max_element(row.ratios.begin(), row.ratios.end()),
+                harness::percentile(row.separate, 50), ok ? "ok" : "OUTSIDE");
+  }
+  std::printf("%d size(s) outside 10%% (trial / plain in place: medians over %d interleaved "
+              "rounds; world %d)\n", outside, rounds, size);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);  // as the harness starts
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   const auto registry = harness::PluginRegistry::discover(harness::plugin_search_path({}));
-  harness::TrialContext context{MPI_COMM_WORLD, rank, size, &registry, nullptr};
-  const auto joined = harness::join_backend(context, "mpi", harness::Json::object(),
-                                            harness::plugin::DType::kFloat32, false);
-  if (joined.problem.any()) {
-    if (rank == 0) std::fprintf(stderr, "mpi backend: %s\n", joined.problem.reason.c_str());
-    MPI_Finalize();
-    return 1;
-  }
-  harness::CollectiveSettings settings;
-  settings.timing = harness::CollectiveTiming::kLoop;
-  settings.iters = 10;
-  settings.min_time_s = 0.1;
-  settings.check = false;
-  settings.quiet.wait_s = 0;  // the plain loop beside it does not wait for a quiet machine
-  harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
-  harness::ReductionMemory memory(joined.communicator);
-  const harness::PointBenchmark benchmark{harness::collective_op(harness::plugin::Collective::kAllreduce),
-                                          settings,
-                                          harness::element_type(settings.dtype),
-                                          *joined.communicator,
-                                          false,
-                                          context,
-                                          gate,
-                                          memory};
-  if (rank == 0)
-    std::printf("%10s %12s %12s %8s %15s %14s   %s\n", "bytes", "harness(us)", "plain(us)", "ratio",
-                "ratio range", "out-of-place", "verdict (target: within 10%)");
-  int outside = 0;
-  for (std::uint64_t bytes = 4; bytes <= (64u << 20); bytes *= 4) {
-    const std::size_t count = std::max<std::uint64_t>(1, bytes / 4);
-    std::vector<float> send(count, 0.0f), receive(count, 0.0f);
-    std::vector<double> ratios, harness_us, plain_us, separate_us;
-    for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits both alike
-      harness_us.push_back(
-          harness::measure_point(benchmark, static_cast<std::int64_t>(count)).p50_us);
-      plain_us.push_back(plain_loop_us(send, receive, true, settings.min_time_s));
-      separate_us.push_back(plain_loop_us(send, receive, false, settings.min_time_s));
-      ratios.push_back(harness_us.back() / plain_us.back());
+  std::map<std::uint64_t, Row> rows;
+  {
+    harness::Watchdog watchdog(MPI_COMM_WORLD, 300, [](const std::string&) {});
+    harness::TrialContext context{MPI_COMM_WORLD, rank, size, &registry, nullptr, &watchdog};
+    const harness::Trial trial = collective_trial(size);
+    // The measurement alone, on the same backend: no gate wait, no watchdog, host memory.
+    const auto joined = harness::join_backend(context, "mpi", harness::Json::object(),
+                                              harness::plugin::DType::kFloat32, false);
+    harness::CollectiveSettings settings;
+    settings.min_time_s = kMinTimeS;
+    settings.check = false;
+    settings.quiet.wait_s = 0;
+    harness::TrialContext bare{MPI_COMM_WORLD, rank, size, &registry, nullptr};
+    harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
+    harness::ReductionMemory memory;
+    const harness::PointBenchmark point{harness::collective_op(harness::plugin::Collective::kAllreduce),
+                                        settings, harness::element_type(settings.dtype),
+                                        *joined.communicator, false, bare, gate, memory};
+    for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits every instrument alike
+      const auto measured = trial_us(trial, context);
+      for (std::uint64_t bytes : sizes()) {
+        const std::size_t count = bytes / 4;
+        std::vector<float> send(count, 0.0f), receive(count, 0.0f);
+        Row& row = rows[bytes];
+        row.point.push_back(harness::measure_point(point, static_cast<std::int64_t>(count)).p50_us);
+        row.plain.push_back(plain_loop_us(send, receive, true));
+        row.separate.push_back(plain_loop_us(send, receive, false));
+        const auto found = measured.find(bytes);
+        row.trial.push_back(found == measured.end() ? 0.0 : found->second);
+        row.ratios.push_back(row.trial.back() / row.plain.back());
+      }
     }
-    const double ratio = harness::percentile(ratios, 50);
-    const bool ok = ratio >= 0.9 && ratio <= 1.1;
-    outside += ok ? 0 : 1;
-    if (rank == 0)
-      std::printf("%10llu %12.3f %12.3f %8.3f   [%5.3f, %5.3f] %14.3f   %s\n",
-                  static_cast<unsigned long long>(bytes), harness::percentile(harness_us, 50),
-                  harness::percentile(plain_us, 50), ratio,
-                  *std::min_element(ratios.begin(), ratios.end()),
-                  *std::max_element(ratios.begin(), ratios.end()),
-                  harness::percentile(separate_us, 50), ok ? "ok" : "OUTSIDE");
   }
-  if (rank == 0)
-    std::printf("%d size(s) outside 10%% (medians over %d interleaved rounds; world %d)\n", outside,
-                rounds, size);
+  if (rank == 0) print(rows, rounds, size);
   MPI_Finalize();
   return 0;
 }
