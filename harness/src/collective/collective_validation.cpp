@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "loader/plugin_capabilities.h"
-#include "trial/composed_backend.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {

@@ -66,6 +66,19 @@ void broadcast_initial_state(FusionBuffer& fusion, BufferSync& buffers,
   buffers.broadcast();
 }
 
+// Collective, after training: rank 0's buffers once more, then every rank's parameters and
+// buffers compared.
+ReplicaCheck check_after_training(FusionBuffer& fusion, BufferSync& buffers,
+                                  const TrainingSetup& setup, const TrialContext& context,
+                                  const TrainOutcome& outcome) {
+  {
+    WatchedOperation watched(context.watchdog, "buffer broadcast after training", outcome.steps,
+                             context.size);
+    buffers.keep_in_step();
+  }
+  return check_replicas(fusion, setup.model->buffers(), context.comm, context.watchdog);
+}
+
 // Collective: rank 0 evaluates the trained model (before the timing phase changes it); a
 // failure there is every rank's, so nobody waits for rank 0 in the timing phase.
 GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& setup,
@@ -220,13 +233,7 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     TrainingLoop loop(settings, trial.seed, context, setup,
                       {reducer, sharded ? &*sharded : nullptr, &buffers, traced});
     const TrainOutcome outcome = loop.train();
-    {
-      WatchedOperation watched(context.watchdog, "buffer broadcast after training", outcome.steps,
-                               context.size);
-      buffers.keep_in_step();
-    }
-    const ReplicaCheck replicas =
-        check_replicas(fusion, setup.model->buffers(), context.comm, context.watchdog);
+    const ReplicaCheck replicas = check_after_training(fusion, buffers, setup, context, outcome);
     std::optional<DetectionResult> evaluation;
     const GroupProblem evaluated =
         evaluate_on_leader(settings, setup, context, outcome, &evaluation);
