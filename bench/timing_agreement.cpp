@@ -71,7 +71,8 @@ double plain_loop_us(std::vector<float>& send, std::vector<float>& receive, bool
 // One collective trial over every size, as a sweep runs it: {bytes: p50 us} on rank 0.
 std::map<std::uint64_t, double> trial_us(const harness::Trial& trial,
                                          const harness::TrialContext& context) {
-  const harness::Json record = harness::to_json(harness::trial_kind(trial.kind).run(trial, context));
+  const harness::Json record =
+      harness::to_json(harness::trial_kind(trial.kind).run(trial, context));
   std::map<std::uint64_t, double> p50;
   if (record.contains("points"))
     for (const auto& point : record["points"])
@@ -81,12 +82,17 @@ std::map<std::uint64_t, double> trial_us(const harness::Trial& trial,
 
 harness::Trial collective_trial(int world) {
   std::string sizes_json;
-  for (std::uint64_t bytes : sizes()) sizes_json += (sizes_json.empty() ? "" : ", ") + std::to_string(bytes);
+  for (std::uint64_t bytes : sizes())
+    sizes_json += (sizes_json.empty() ? "" : ", ") + std::to_string(bytes);
   const std::string text = R"({"name": "timing_agreement", "kind": "collective", "settings": {)"
-                           R"("backend": "mpi", "world_size": )" + std::to_string(world) +
+                           R"("backend": "mpi", "world_size": )" +
+                           std::to_string(world) +
                            R"(, "timing": "loop", "iters": 10, "min_time_s": 0.1, "check": false,)"
-                           R"( "sizes": [)" + sizes_json + "]}}";
-  return harness::expand_trials(harness::parse_experiment(text, "timing_agreement", {}, harness::trial_kind_schemas())).at(0);
+                           R"( "sizes": [)" +
+                           sizes_json + "]}}";
+  return harness::expand_trials(
+             harness::parse_experiment(text, "timing_agreement", {}, harness::trial_kind_schemas()))
+      .at(0);
 }
 
 struct Row {
@@ -108,8 +114,10 @@ void print(const std::map<std::uint64_t, Row>& rows, int rounds, int size) {
                 *std::max_element(row.ratios.begin(), row.ratios.end()),
                 harness::percentile(row.separate, 50), ok ? "ok" : "OUTSIDE");
   }
-  std::printf("%d size(s) outside 10%% (trial / plain in place: medians over %d interleaved "
-              "rounds; world %d)\n", outside, rounds, size);
+  std::printf(
+      "%d size(s) outside 10%% (trial / plain in place: medians over %d interleaved "
+      "rounds; world %d)\n",
+      outside, rounds, size);
 }
 
 }  // namespace
@@ -137,9 +145,15 @@ int main(int argc, char** argv) {
     harness::TrialContext bare{MPI_COMM_WORLD, rank, size, &registry, nullptr};
     harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
     harness::ReductionMemory memory;
-    const harness::PointBenchmark point{harness::collective_op(harness::plugin::Collective::kAllreduce),
-                                        settings, harness::element_type(settings.dtype),
-                                        *joined.communicator, false, bare, gate, memory};
+    const harness::PointBenchmark point{
+        harness::collective_op(harness::plugin::Collective::kAllreduce),
+        settings,
+        harness::element_type(settings.dtype),
+        *joined.communicator,
+        false,
+        bare,
+        gate,
+        memory};
     for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits every instrument alike
       const auto measured = trial_us(trial, context);
       for (std::uint64_t bytes : sizes()) {

@@ -133,7 +133,8 @@ def oversubscribed_line(what, world, rule=None):
     return line
 
 
-def _point_label(row, varied):
+def point_label(row, varied):
+    """"transformer batch 32, lr 0.01": the model, the batch and the other settings that vary."""
     label = f"{row['model']} batch {row['batch']}"
     for key in varied:
         if key not in ("model", "batch"):
@@ -157,7 +158,7 @@ def training_lines(ok, oversubscribed_rule=None):
         v = verdict_of(None, estimates_by_backend(g.drop_duplicates("point")))
         if not v:
             continue
-        label = _point_label(g.iloc[0], varied)
+        label = point_label(g.iloc[0], varied)
         best = v.ranking[0][1]
         phrases, within = [], []
         for name, _ in v.ranking[1:]:

@@ -4,6 +4,7 @@ each (optimizer state, and parameters + gradients + optimizer state), and whethe
 samples/s differ from ddp's outside the noise.
 """
 from . import units
+from .answer import point_label
 from .frames import CONFIGURATION, combine
 from .stats import Estimate, compare
 
@@ -20,12 +21,6 @@ def _memory(rows):
     if any(k not in rows or rows[k].isna().all() for k in MEMORY):
         return None
     return {k: float(rows[k].median()) for k in MEMORY}
-
-
-def _label(values, keys, varied):
-    shown = [f"{k} {v}" for k, v in zip(keys, values) if k in varied and k not in ("model", "batch")]
-    model, batch = dict(zip(keys, values)).get("model"), dict(zip(keys, values)).get("batch")
-    return ", ".join([f"{model} batch {batch}"] + shown)
 
 
 def speed_phrase(sharded, ddp):
@@ -60,7 +55,7 @@ def answer_lines(ok):
         memory = _memory(by["sharded"]), _memory(by["ddp"])
         speed = ("runs beside ddp unranked (oversubscribed)" if g["oversubscribed"].any()
                  else speed_phrase(_estimate(by["sharded"]), _estimate(by["ddp"])))
-        text = f"strategy, {_label(values, keys, varied)}, {values[-2]}, world {int(values[-1])}: **sharded** {speed}"
+        text = f"strategy, {point_label(dict(zip(keys, values)), varied)}, {values[-2]}, world {int(values[-1])}: **sharded** {speed}"
         if None not in memory:
             text += "; " + memory_phrase(*memory)
         lines.append(text)

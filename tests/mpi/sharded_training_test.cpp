@@ -15,8 +15,8 @@
 #include "train/gradient_reducer.h"
 #include "train/optimizer_factory.h"
 #include "train/sharded_parameters.h"
-#include "trial/backend_join.h"
 #include "training_run.h"
+#include "trial/backend_join.h"
 
 namespace harness {
 namespace {
@@ -48,8 +48,8 @@ struct Stepped {
 // Steps the model `steps` times on this rank's batches (seeded by rank and step) the way a
 // train trial does: zero, forward, backward through the reducer, optimizer, and (sharded) the
 // allgather.
-Stepped step_model(const Variant& variant, plugin::Communicator& communicator, int rank,
-                   int size, int steps) {
+Stepped step_model(const Variant& variant, plugin::Communicator& communicator, int rank, int size,
+                   int steps) {
   auto model = small_model();
   std::vector<at::Tensor> parameters = model->parameters();
   ReducerOptions options;
@@ -64,8 +64,7 @@ Stepped step_model(const Variant& variant, plugin::Communicator& communicator, i
   OptimizerSettings settings;
   settings.kind = variant.optimizer;
   settings.weight_decay = 0.01;
-  auto optimizer = make_optimizer(
-      settings, sharded ? sharded->master_shards() : parameters, 0.01);
+  auto optimizer = make_optimizer(settings, sharded ? sharded->master_shards() : parameters, 0.01);
   for (int step = 0; step < steps; ++step) {
     torch::manual_seed(1000 + 17 * step + rank);
     const auto batch = torch::randn({8, 20});
@@ -102,7 +101,8 @@ class ShardedTraining : public ::testing::TestWithParam<const char*> {
 
   // Whether every rank of `group` holds the same `values`.
   static bool replicas_agree(const at::Tensor& values, MPI_Comm group) {
-    const double sum = values.sum().item<double>(), weighted = (values * values).sum().item<double>();
+    const double sum = values.sum().item<double>(),
+                 weighted = (values * values).sum().item<double>();
     double local[2] = {sum, weighted}, low[2], high[2];
     MPI_Allreduce(local, low, 2, MPI_DOUBLE, MPI_MIN, group);
     MPI_Allreduce(local, high, 2, MPI_DOUBLE, MPI_MAX, group);
@@ -158,8 +158,8 @@ TEST_P(ShardedTraining, StepsTheSameParametersAsDdpWithAShardOfTheOptimizerState
 TEST_P(ShardedTraining, ATrainTrialWithStrategyShardedRecordsItsMemory) {
   for (const char* more : {"", R"(, "overlap": true, "fusion_bytes": 512)",
                            R"(, "compression": "fp16", "fusion_bytes": 512)"}) {
-    const std::string base = std::string(R"({"backend": ")") + GetParam() +
-                             R"(", "max_steps": 20)" + more;
+    const std::string base =
+        std::string(R"({"backend": ")") + GetParam() + R"(", "max_steps": 20)" + more;
     const Json ddp = testing::run_training(world_size(), 5, base + "}", plugins_, data_);
     const Json sharded = testing::run_training(
         world_size(), 5, base + R"(, "strategy": "sharded"})", plugins_, data_);

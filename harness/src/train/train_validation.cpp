@@ -102,8 +102,8 @@ void check_forward(plugin::Model& model, const DataSplit& split, Deadline& deadl
 // 'model "torchscript" (/path/model.pt)': which module a message is about.
 std::string model_label(const TrainSettings& settings) {
   std::string label = "model \"" + settings.model + "\"";
-  const Json* path = settings.model_params.is_object() ? find_path(settings.model_params, "path")
-                                                        : nullptr;
+  const Json* path =
+      settings.model_params.is_object() ? find_path(settings.model_params, "path") : nullptr;
   if (path && path->is_string()) label += " (" + path->get<std::string>() + ")";
   return label;
 }
@@ -182,7 +182,8 @@ void validate_train_trial(const TrainSettings& settings, ValidationContext& cont
   check_settings_read(settings, context);
   check_warmup_steps(settings, context);
   const auto communicators = check_backend(context, settings.backend, settings.backend_params);
-  for (const PluginHandle* communicator : communicators) check_compression(settings, *communicator, context);
+  for (const PluginHandle* communicator : communicators)
+    check_compression(settings, *communicator, context);
   if (settings.strategy == Strategy::kSharded)
     check_offered(context, "strategy", settings.backend, communicators,
                   {plugin::Collective::kReduceScatter, plugin::Collective::kAllgather},
@@ -191,9 +192,9 @@ void validate_train_trial(const TrainSettings& settings, ValidationContext& cont
   const PluginHandle* model =
       find_plugin_or_report(context, plugin::PluginKind::kModel, "model", settings.model);
   const DataSplit* split = load_or_report(settings, context);
-  const std::string configuration = context.part.pointer + " model " + settings.model +
-                                    settings.model_params.dump() + dataset_identity(settings.dataset) +
-                                    (settings.train_on_normal_only ? "normal" : "all");
+  const std::string configuration =
+      context.part.pointer + " model " + settings.model + settings.model_params.dump() +
+      dataset_identity(settings.dataset) + (settings.train_on_normal_only ? "normal" : "all");
   if (model && split && context.first_time(configuration))
     check_model(settings, *model, *split, context);
 }
