@@ -7,8 +7,9 @@ point's estimate (the run's estimator over its repetitions, aggregates.csv) with
 a single trial's own interval. Two backends differ only where their intervals do not overlap;
 message sizes and sweep points are decided one at a time. figures.json holds every plotted
 series and the canvas check of every picture. The Answer is printed at the end.
-gamma (the local fp32 sum) and one thread's memcpy bandwidth are measured on this host unless
-given. Needs Debian's python3-matplotlib, -pandas and -scipy (scripts/setup --plots).
+gamma (the local fp32 sum) is measured on this host unless given; one thread's memcpy bandwidth
+is the median of the readings the harness took around the trials reaching 64 MB, else measured
+now. Needs Debian's python3-matplotlib, -pandas and -scipy (scripts/setup --plots).
 """
 import argparse
 import json
@@ -249,12 +250,19 @@ def build(results, out, machine):
     return lines, canvas.written
 
 
+def memcpy_of(records):
+    """The run's own memcpy bound where its records carry one; else this host's, now."""
+    recorded = method.recorded_memcpy(records)
+    return recorded[0] if recorded else method.measure_memcpy_gbps()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="scripts/plot", description=__doc__.split("\n")[0])
     parser.add_argument("results_dir")
     parser.add_argument("--out", help="where to write (default: RESULTS_DIR/plots)")
     parser.add_argument("--gamma-gbps", type=float, help="the local fp32 sum's speed (default: measured)")
-    parser.add_argument("--memcpy-gbps", type=float, help="one thread's memcpy bandwidth (default: measured)")
+    parser.add_argument("--memcpy-gbps", type=float, help="one thread's memcpy bandwidth (default: the "
+                        "readings the harness took around the trials, else measured now)")
     args = parser.parse_args(argv)
     warnings.filterwarnings("ignore", "Mean of empty slice")  # a column no trial of a group has
     results = load_or_exit(args.results_dir, "scripts/plot")
@@ -266,7 +274,7 @@ def main(argv=None):
         return 2
     from .cost_model import measure_gamma
     machine = Machine(1e-9 / args.gamma_gbps if args.gamma_gbps else measure_gamma(),
-                      args.memcpy_gbps or method.measure_memcpy_gbps())
+                      args.memcpy_gbps or memcpy_of(results.records))
     lines, written = build(results, out, machine)
     print(answer.console_text(lines))
     print(f"Report: {os.path.join(out, 'report.md')} ({len(written)} picture(s))")

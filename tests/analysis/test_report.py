@@ -110,3 +110,12 @@ def test_a_damaged_meta_json_is_one_line_and_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         report.main([folder])
     assert stop.value.code == 2 and "meta.json: not JSON" in capsys.readouterr().err
+
+
+def test_the_memcpy_bound_comes_from_the_readings_around_the_trials():
+    records = [{"kind": "collective", "memcpy": {"bytes": 64 << 20, "before_gbps": b, "after_gbps": a}}
+               for b, a in ((10.0, 12.0), (14.0, 9.0))] + [{"kind": "collective"}, {"kind": "train"}]
+    median, low, high, count = report.method.recorded_memcpy(records)
+    assert (median, low, high, count) == (11.0, 9.0, 14.0, 4)
+    assert report.memcpy_of(records) == 11.0
+    assert report.method.recorded_memcpy([{"kind": "collective"}]) is None

@@ -16,7 +16,7 @@ $MPIRUN -np 2 "$HARNESS" "$WORK/speed.json" --results-dir "$WORK/a" > "$WORK/con
 cat "$WORK/console"
 grep -q "search (successive_halving by samples_per_s) over 8 configuration(s)" "$WORK/console" ||
   fail "no search header"
-grep -q "search: rung 1 of 3 (up to 1 repetitions): .* of 8 go on; best " "$WORK/console" ||
+grep -q "search: rung 1 of 3 (up to 1 repetitions, 10% of the timing window): .* of 8 go on; best " "$WORK/console" ||
   fail "no line for the first rung"
 grep -q "^search: winner " "$WORK/console" || fail "no winner line"
 dir=$(only_run_dir "$WORK/a")
@@ -29,6 +29,10 @@ assert search["finished"] and search["method"] == "successive_halving", search
 assert set(search["winner"]) == {"batch_size", "backend", "backend_params"}, search["winner"]
 first = search["rungs"][0]
 assert len(first["configurations"]) == 8 and first["repetitions"] == 1, first
+# The first rung screens on a tenth of the window; the kept ones are timed on all of it.
+assert first["time_share"] == 0.1 and all("time_share" not in r for r in search["rungs"][1:]), search["rungs"]
+windows = sorted({r["settings"]["min_time_s"] for r in records})
+assert windows == [0.005, 0.05], windows
 assert all(c["reason"] for c in first["configurations"])
 for c in first["configurations"]:  # a dropped one was clearly worse: its interval below the best's
     if not c["kept"] and "clearly worse" in c["reason"]:

@@ -1,4 +1,5 @@
-# The shm backend end to end: collectives and training at world 2 through a shared segment,
+# The shm backend end to end: collectives and training at world 2 through a shared segment
+# (with the memcpy bound read around a 64 MB trial),
 # in the memory it provides, by cross-memory attach and staged; replicas bit-identical, the
 # hierarchical composition over it, its parameters refused with the field named, and nothing
 # left in /dev/shm — after a run, and after a job killed outright mid-allreduce (segments are
@@ -21,6 +22,9 @@ cat > "$WORK/shm.json" <<'JSON'
    "settings": {"world_size": 2, "backend": "shm", "dataset": {"rows": 2000}, "epochs": 2,
                 "min_time_s": 0.05, "quiet_wait_s": 0},
    "sweep": {"overlap": [false, true], "compression": ["none", "fp16"]}},
+  {"name": "bound", "kind": "collective",
+   "settings": {"world_size": 2, "backend": "shm", "sizes": [67108864], "iters": 2,
+                "warmup_iters": 1, "min_time_s": 0.01, "quiet_wait_s": 0}},
   {"name": "composed", "kind": "train",
    "settings": {"world_size": 2, "backend": "hierarchical", "backend_params": {"inter": "mpi"},
                 "dataset": {"rows": 2000}, "epochs": 2, "min_time_s": 0.05, "quiet_wait_s": 0}}]}
@@ -29,7 +33,7 @@ $MPIRUN -np 2 "$HARNESS" "$WORK/shm.json" --results-dir "$WORK/a" -q
 py "$(only_run_dir "$WORK/a")" <<'PY'
 import json, os, sys
 records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
-assert len(records) == 11 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
+assert len(records) == 12 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
 for r in records:
     if r["kind"] == "collective":
         assert all(p["wrong"] == 0 for p in r["points"]), r["points"]
@@ -38,6 +42,13 @@ for r in records:
     # Buffers lie in the memory shm provides unless it was told not to provide any.
     provides = r["settings"]["backend_params"].get("provide_memory", True)
     assert r["backend"]["memory"] == ("communicator" if provides else "host"), (r["axes"], r["backend"])
+# One thread's memcpy is read just before and after the messages where they reach 64 MB.
+for r in records:
+    reaches = r["kind"] == "collective" and r["points"][-1]["bytes"] >= 64 << 20
+    assert ("memcpy" in r) == reaches, (r["part"], r["axes"], r.get("memcpy"))
+    if reaches:
+        m = r["memcpy"]
+        assert m["bytes"] == 64 << 20 and m["before_gbps"] > 0.1 and m["after_gbps"] > 0.1, m
 cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backend_params"].get("cross_memory")]
 assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in cma), [r["backend"] for r in cma]
 composed = [r for r in records if r["part"] == "composed"][0]

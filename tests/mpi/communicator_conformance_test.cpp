@@ -372,6 +372,35 @@ TEST_P(Conformance, ProvidedMemoryMismatchFailsOnEveryRankOrSumsRight) {
   EXPECT_EQ(shared.data()[kCount - 1], static_cast<float>(world_size()));
 }
 
+// shm takes a path by size (one meeting for small buffers, staged chunks beyond): ranks whose
+// counts differ — on one path or across two — fail alike, never hang or read a stale call, and
+// the communicator then sums right on both paths.
+TEST_P(Conformance, ShmCountsThatDifferFailOnEveryRankAcrossPaths) {
+  if (GetParam().name != "shm") GTEST_SKIP() << "shm's own paths";
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  const bool even = world_rank() % 2 == 0;
+  std::vector<float> data(std::size_t{1} << 17, 1.0f);
+  const auto allreduce = [&](std::size_t count) {
+    std::fill(data.begin(), data.end(), 1.0f);
+    return communicator->allreduce({data.data(), count, plugin::DType::kFloat32}, {});
+  };
+  const auto sums_right = [&](std::size_t count) {
+    ASSERT_TRUE(allreduce(count).is_ok()) << count;
+    EXPECT_EQ(std::count(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(count),
+                         static_cast<float>(world_size())),
+              static_cast<std::ptrdiff_t>(count));
+  };
+  // Calls of 8 elements on both halves of the slots first: what they left there (the same
+  // count) must not pass for a peer's agreement later.
+  for (const std::size_t count : {std::size_t{8}, std::size_t{8}}) sums_right(count);
+  // One-shot against staged, then one-shot sizes both (a few elements), twice each.
+  for (const std::size_t odd_count : {data.size(), data.size(), std::size_t{16}, std::size_t{16}})
+    EXPECT_FALSE(allreduce(even ? 8 : odd_count).is_ok()) << "odd ranks " << odd_count;
+  for (const std::size_t count : {std::size_t{8}, std::size_t{9}, data.size(), std::size_t{8}})
+    sums_right(count);
+}
+
 TEST_P(Conformance, ReduceScatterAllgatherAlltoallWhereListed) {
   check_split_collectives<float>(plugin::DType::kFloat32);
   check_split_collectives<double>(plugin::DType::kFloat64);

@@ -234,9 +234,55 @@ TEST(SearchPlanner, WithinNoiseAtTheLastRungIsSaid) {
   ASSERT_TRUE(state.winner);
   EXPECT_FALSE(state.distinguishable);
   EXPECT_NE(state.stopped.find("within noise"), std::string::npos);
-  // The top 1/eta (one of two) ran all 9 repetitions; the other kept its single one, within
-  // noise of the best throughout.
-  EXPECT_EQ(state.trials, 10u);
+  // Both screened on a short window; the top 1/eta (one of two) then ran all 9 repetitions on
+  // the whole window; the other kept its screening figure, within noise of the best throughout.
+  EXPECT_EQ(state.trials, 2u + 9u);
+}
+
+// The first rung times each configuration for a tenth of its window; those it repeats are
+// timed on the whole window from the next rung on, their screening figure left out; one kept
+// without repetition keeps its screening figure. The grid's estimate counts a screened
+// configuration's trial plus the rest of its window.
+TEST(SearchPlanner, TheFirstRungScreensOnAShortWindow) {
+  ScriptedSearch s(R"({"objective": "samples_per_s", "max_repetitions": 9})",
+                   R"({"batch_size": [64, 128, 256, 512], "min_time_s": [2]})");
+  std::vector<double> windows;
+  int winner_full_trials = 0;  // batch 256's
+  const SearchState state = s.run([&](const Trial& t) {
+    windows.push_back(t.settings["min_time_s"].get<double>());
+    winner_full_trials += t.settings["batch_size"] == 256 && windows.back() == 2.0 ? 1 : 0;
+    return scripted_rate(t);
+  });
+  ASSERT_GE(state.rungs.size(), 2u);
+  EXPECT_TRUE(state.rungs[0].screening);
+  EXPECT_FALSE(state.rungs[1].screening);
+  const std::size_t first = state.rungs[0].decision.ranking.size();
+  ASSERT_EQ(first, 4u);
+  for (std::size_t i = 0; i < windows.size(); ++i)
+    EXPECT_DOUBLE_EQ(windows[i], i < first ? 0.2 : 2.0) << "trial " << i;
+  ASSERT_TRUE(state.winner);
+  EXPECT_EQ(s.configurations[state.winner->configuration].settings["batch_size"], 256);
+  EXPECT_EQ(state.winner->standing.values, winner_full_trials);  // whole-window trials only
+  EXPECT_GE(winner_full_trials, 3);
+  const Json summary = to_json(s.planner().summary(state, s.records));
+  EXPECT_DOUBLE_EQ(summary["rungs"][0]["time_share"].get<double>(), 0.1);
+  EXPECT_FALSE(summary["rungs"][1].contains("time_share"));
+  // 1 s per trial recorded: the two screened only (64, 128) at 1 + 0.9 x 2 s, the others 1 s.
+  EXPECT_NEAR(summary["grid"]["seconds_estimated"].get<double>(), 9 * (2 * 2.8 + 2 * 1.0), 1e-9);
+  EXPECT_NE(s.planner().rung_line(state.rungs[0]).find("10% of the timing window"),
+            std::string::npos);
+}
+
+TEST(SearchPlanner, AWholeWindowFirstRungScreensNothing) {
+  ScriptedSearch s(R"({"objective": "samples_per_s", "max_repetitions": 9,
+                       "first_rung_time_share": 1})",
+                   R"({"batch_size": [64, 128]})");
+  const SearchState state = s.run([](const Trial& t) {
+    const double base = t.settings["batch_size"] == 64 ? 100 : 101;
+    return base * (1 + 0.03 * std::sin(2.3 * t.repetition));
+  });
+  EXPECT_FALSE(state.rungs[0].screening);
+  EXPECT_EQ(state.trials, 10u);  // the first rung's trial counts as the first repetition
 }
 
 TEST(SearchPlanner, OnlyTheTopShareOfATieIsRepeated) {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "collective/memcpy_bound.h"
 #include "collective/point_measurement.h"
 #include "common/available_memory.h"
 #include "record/record_json.h"
@@ -41,8 +42,7 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
   };
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
                                              settings.dtype, torch::cuda::is_available());
-  if (backend.problem.any())
-    return finish(backend.problem.status, backend.problem.reason);
+  if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
   record.backend = describe_backend(backend);
   // The largest message's buffers (data, its pristine copy, the expected result) on every rank
   // of this host; the group counts as on one host, the worst case. Ranks read their own host's
@@ -68,12 +68,17 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
                                    context,
                                    gate,
                                    memory};
+    const bool bounded = largest >= kMemcpyBoundBytes;
+    const double memcpy_before = bounded ? group_memcpy_gbps(context) : 0.0;
     std::vector<CollectivePoint> points;
     long long wrong = 0;
     for (const std::int64_t count : message_counts(settings, benchmark.op, context.size)) {
       points.push_back(measure_point(benchmark, count));
       wrong += points.back().wrong.value_or(0);
     }
+    if (bounded)
+      record.memcpy = MemcpyBoundRecord{static_cast<long long>(kMemcpyBoundBytes), memcpy_before,
+                                        group_memcpy_gbps(context)};
     record.points = std::move(points);
     record.backend->memory = memory.describe();
     record.machine_speed = gate.summary();

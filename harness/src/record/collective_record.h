@@ -17,6 +17,7 @@ struct CollectiveRecord {
   std::optional<std::vector<CollectivePoint>> points;  // once the sizes are measured
   MeasurementVerdict verdict;  // settle_verdict (record/record_verdicts.h)
   std::optional<MachineSpeedRecord> machine_speed;
+  std::optional<MemcpyBoundRecord> memcpy;  // when the largest message is kMemcpyBoundBytes or more
 };
 
 }  // namespace harness

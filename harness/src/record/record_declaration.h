@@ -86,6 +86,13 @@ IfPart<Speed, MachineSpeedRecord> visit(V& v, Speed& m) {
                                         "relative to the fastest", kNullable});
 }
 
+template <typename V, typename Bound>
+IfPart<Bound, MemcpyBoundRecord> visit(V& v, Bound& m) {
+  v.field(m.bytes, {"bytes", "B", "the size copied"});
+  v.field(m.before_gbps, {"before_gbps", "GB/s", "the best of 10 copies, just before the first message"});
+  v.field(m.after_gbps, {"after_gbps", "GB/s", "the best of 10 copies, just after the last message"});
+}
+
 // --- train records -----------------------------------------------------------------------
 
 template <typename V, typename Model>
@@ -310,6 +317,10 @@ IfPart<Record, CollectiveRecord> visit(V& v, Record& r) {
   v.objects(r.points, {"points", "", "one entry per message size"});
   visit(v, r.verdict);
   v.object(r.machine_speed, {"machine_speed", "", "the quiet-machine gate: what it saw and did"});
+  v.object(r.memcpy, {"memcpy", "", "one thread's memcpy on rank 0 of this host, just before and "
+                                    "after the messages: the bound busbw from its size on is "
+                                    "read against",
+                      kWhen, "the largest message is 64 MB or more"});
   visit_wall_time(v, r.end);
 }
 

@@ -73,6 +73,13 @@ struct MachineSpeedRecord {
   bool last_quiet = true;
 };
 
+// One thread's memcpy around a collective trial's messages (collective/memcpy_bound.h).
+struct MemcpyBoundRecord {
+  long long bytes = 0;
+  double before_gbps = 0;
+  double after_gbps = 0;
+};
+
 // --- train records -----------------------------------------------------------------------
 
 struct ModelObjectiveRecord {

@@ -23,7 +23,9 @@ RecordIndex index_records(const std::vector<TrialRun>& runs) {
 }
 
 SearchFigure search_figure(const Standing& s) {
-  const auto finite = [](double v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
+  const auto finite = [](double v) {
+    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  };
   SearchFigure figure{finite(s.value), finite(s.low), finite(s.high), s.values, std::nullopt, ""};
   if (!s.reached) figure.reached = false;
   if (!s.usable) figure.problem = s.note;
@@ -32,6 +34,12 @@ SearchFigure search_figure(const Standing& s) {
 
 const char* resource_name(const SearchSettings& search) {
   return search.resource() == SearchResource::kRepetitions ? "repetitions" : "epochs";
+}
+
+std::string percent(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g%%", share * 100);
+  return text;
 }
 
 // Stops at a decision that settles the question: the order of speeds does not change with
@@ -109,25 +117,34 @@ std::vector<SearchPlanner::Bracket> SearchPlanner::brackets() const {
   return brackets;
 }
 
+double SearchPlanner::min_time_s(std::size_t configuration) const {
+  return configurations_[configuration].settings.value("min_time_s", 0.0);
+}
+
 Trial SearchPlanner::trial(const PlannedTrial& planned) const {
   Trial base = configurations_[planned.configuration];
   if (search_.resource() == SearchResource::kEpochs)
     base =
         with_setting(base, "epochs", std::min(planned.level, full_epochs(planned.configuration)));
+  if (planned.screening)  // to the nanosecond: 0.05 x 0.1 reads 0.005 in the record
+    base = with_setting(
+        base, "min_time_s",
+        std::round(min_time_s(planned.configuration) * search_.first_rung_time_share * 1e9) / 1e9);
   return with_repetition(base, planned.repetition, seed_);
 }
 
 const std::string& SearchPlanner::key(const PlannedTrial& planned) const {
-  const auto id = std::make_tuple(planned.configuration, planned.level, planned.repetition);
+  const auto id =
+      std::make_tuple(planned.configuration, planned.level, planned.repetition, planned.screening);
   auto found = keys_.find(id);
   if (found == keys_.end()) found = keys_.emplace(id, trial(planned).key).first;
   return found->second;
 }
 
 std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, int level,
-                                                     int repetitions) const {
+                                                     int repetitions, bool screening) const {
   std::vector<PlannedTrial> trials;
-  for (int r = 0; r < repetitions; ++r) trials.push_back({configuration, level, r});
+  for (int r = 0; r < repetitions; ++r) trials.push_back({configuration, level, r, screening});
   return trials;
 }
 
@@ -135,18 +152,31 @@ std::vector<PlannedTrial> SearchPlanner::rung_trials(std::size_t configuration, 
 // is narrow enough to need no more.
 struct SearchPlanner::BracketProgress {
   std::vector<std::size_t> survivors;
-  std::vector<int> given;     // repetitions so far, per configuration
-  std::vector<bool> settled;  // narrow enough already, per configuration
+  std::vector<int> given;      // repetitions so far, per configuration
+  std::vector<bool> settled;   // narrow enough already, per configuration
+  std::vector<bool> screened;  // its figure is from the screening window, per configuration
 };
 
+// Speeds screen at a bracket's first rung when more rungs follow: a configuration's first
+// trial is most of the cost of a search over many configurations.
+bool SearchPlanner::screens(const Bracket& bracket, std::size_t rung) const {
+  return rung == 0 && bracket.levels.size() > 1 &&
+         search_.resource() == SearchResource::kRepetitions && search_.first_rung_time_share < 1;
+}
+
+// A settled configuration keeps the trials it has (screening ones included); one going on
+// from a screening rung starts its full-window repetitions from the first.
 std::vector<std::vector<PlannedTrial>> SearchPlanner::rung_plan(const BracketProgress& progress,
-                                                                int level) const {
+                                                                int level, bool screening) const {
   std::vector<std::vector<PlannedTrial>> planned;
   for (const auto c : progress.survivors) {
     int repetitions = search_.min_repetitions;
-    if (search_.resource() == SearchResource::kRepetitions)
+    bool screened = false;
+    if (search_.resource() == SearchResource::kRepetitions) {
+      screened = screening || (progress.screened[c] && progress.settled[c]);
       repetitions = progress.settled[c] ? progress.given[c] : std::max(level, progress.given[c]);
-    planned.push_back(rung_trials(c, level, repetitions));
+    }
+    planned.push_back(rung_trials(c, level, repetitions, screened));
   }
   return planned;
 }
@@ -201,17 +231,26 @@ void SearchPlanner::carry_forward(const RungDecision& decision, BracketProgress*
 // One bracket's rungs; false when a trial is still to run (walk.state.next names it).
 bool SearchPlanner::replay_bracket(const Bracket& bracket, PlanWalk& walk,
                                    std::vector<RungDecision>* finals, bool* budget_spent) const {
-  BracketProgress progress{bracket.configurations, std::vector<int>(configurations_.size(), 0),
-                           std::vector<bool>(configurations_.size(), false)};
+  const std::size_t n = configurations_.size();
+  BracketProgress progress{bracket.configurations, std::vector<int>(n, 0),
+                           std::vector<bool>(n, false), std::vector<bool>(n, false)};
   for (std::size_t k = 0; k < bracket.levels.size(); ++k) {
     const int level = bracket.levels[k];
-    const auto planned = rung_plan(progress, level);
+    const bool screening = screens(bracket, k);
+    const auto planned = rung_plan(progress, level, screening);
     std::vector<std::vector<TrialFigure>> figures(planned.size());
     if (!gather_rung(planned, walk, &figures, budget_spent)) return false;
     const bool last = k + 1 == bracket.levels.size();
-    const SearchRung rung{finals->size(), k, bracket.levels.size(), level, *budget_spent,
+    const SearchRung rung{finals->size(),
+                          k,
+                          bracket.levels.size(),
+                          level,
+                          *budget_spent,
+                          screening,
                           decide(progress, figures, last || *budget_spent)};
     walk.state.rungs.push_back(rung);
+    for (std::size_t i = 0; i < planned.size(); ++i)
+      progress.screened[progress.survivors[i]] = !planned[i].empty() && planned[i][0].screening;
     carry_forward(rung.decision, &progress);
     const bool settles = rung.decision.distinguishable && may_stop_early(search_);
     if (last || *budget_spent || progress.survivors.size() <= 1 || settles) {
@@ -290,7 +329,9 @@ SearchRungSummary SearchPlanner::rung_summary(const SearchRung& rung) const {
   SearchRungSummary out;
   out.bracket = rung.bracket;
   out.rung = rung.rung;
-  (search_.resource() == SearchResource::kRepetitions ? out.repetitions : out.epochs) = rung.resource;
+  (search_.resource() == SearchResource::kRepetitions ? out.repetitions : out.epochs) =
+      rung.resource;
+  if (rung.screening) out.time_share = search_.first_rung_time_share;
   out.partial = rung.partial;
   out.kept = rung.decision.kept();
   out.distinguishable = rung.decision.distinguishable;
@@ -355,6 +396,10 @@ GridCost SearchPlanner::grid_cost(const std::vector<TrialRun>& records) const {
         if (level < full_epochs(c))
           if (const double seconds = mean_of(trial({c, level, 0}).point); seconds > 0)
             full[c] = seconds * full_epochs(c) / level;
+    // A screened configuration: its trial's time and the rest of the window.
+    if (full[c] == 0 && search_.resource() == SearchResource::kRepetitions)
+      if (const double seconds = mean_of(trial({c, 1, 0, true}).point); seconds > 0)
+        full[c] = seconds + min_time_s(c) * (1 - search_.first_rung_time_share);
     if (full[c] > 0) {
       known += full[c];
       ++known_count;
@@ -390,6 +435,8 @@ std::string SearchPlanner::rung_line(const SearchRung& rung) const {
   line += "rung " + std::to_string(rung.rung + 1) + " of " + std::to_string(rung.rungs) + " (" +
           (search_.resource() == SearchResource::kRepetitions ? "up to " : "") +
           std::to_string(rung.resource) + " " + resource_name(search_) +
+          (rung.screening ? ", " + percent(search_.first_rung_time_share) + " of the timing window"
+                          : std::string()) +
           (rung.partial ? ", cut short by the budget" : "") + "): " + std::to_string(d.kept()) +
           " of " + std::to_string(d.ranking.size()) + " go on";
   if (d.ranking.empty()) return line;

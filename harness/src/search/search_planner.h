@@ -28,6 +28,7 @@ struct SearchRung {
   std::size_t rungs = 0;  // in its bracket
   int resource = 0;       // repetitions or epochs each configuration had
   bool partial = false;   // cut short by the budget
+  bool screening = false;  // timed for first_rung_time_share of the window
   RungDecision decision;
 };
 
@@ -36,6 +37,7 @@ struct PlannedTrial {
   std::size_t configuration = 0;
   int level = 0;  // the rung's repetitions or epochs
   int repetition = 0;
+  bool screening = false;  // timed for first_rung_time_share of its min_time_s
 };
 
 struct SearchState {
@@ -78,8 +80,9 @@ class SearchPlanner {
   };
   struct BracketProgress;
   struct PlanWalk;
-  std::vector<std::vector<PlannedTrial>> rung_plan(const BracketProgress& progress,
-                                                   int level) const;
+  std::vector<std::vector<PlannedTrial>> rung_plan(const BracketProgress& progress, int level,
+                                                   bool screening) const;
+  bool screens(const Bracket& bracket, std::size_t rung) const;
   bool gather_rung(const std::vector<std::vector<PlannedTrial>>& planned, PlanWalk& walk,
                    std::vector<std::vector<TrialFigure>>* figures, bool* budget_spent) const;
   RungDecision decide(const BracketProgress& progress,
@@ -92,8 +95,9 @@ class SearchPlanner {
   std::vector<int> levels() const;
   std::vector<Bracket> brackets() const;
   int full_epochs(std::size_t configuration) const;
-  std::vector<PlannedTrial> rung_trials(std::size_t configuration, int level,
-                                        int repetitions) const;
+  std::vector<PlannedTrial> rung_trials(std::size_t configuration, int level, int repetitions,
+                                        bool screening) const;
+  double min_time_s(std::size_t configuration) const;
   Json winner_axes(std::size_t configuration) const;
   // What every configuration at the full resource would cost: trials, and seconds estimated
   // from the trials recorded (lower epochs scaled up).
@@ -106,7 +110,7 @@ class SearchPlanner {
   Estimator estimator_;
   std::uint64_t seed_;
   std::vector<Trial> configurations_;
-  mutable std::map<std::tuple<std::size_t, int, int>, std::string> keys_;  // key() cache
+  mutable std::map<std::tuple<std::size_t, int, int, bool>, std::string> keys_;  // key() cache
 };
 
 }  // namespace harness

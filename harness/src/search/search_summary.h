@@ -38,6 +38,7 @@ struct SearchRungSummary {
   std::size_t rung = 0;
   std::optional<int> repetitions;  // the rung's resource, under the resource's name
   std::optional<int> epochs;
+  std::optional<double> time_share;  // a screening rung's share of each min_time_s
   bool partial = false;
   std::size_t kept = 0;
   bool distinguishable = false;
@@ -97,6 +98,9 @@ IfPart<Rung, SearchRungSummary> visit(V& v, Rung& r) {
   v.field(r.rung, {"rung", "", "the rung within its bracket, from 0"});
   v.field(r.repetitions, {"repetitions", "", "repetitions each configuration had", kWhen, "the resource is repetitions"});
   v.field(r.epochs, {"epochs", "", "epochs each configuration trained", kWhen, "the resource is epochs"});
+  v.field(r.time_share, {"time_share", "", "the share of each configuration's min_time_s its "
+                                            "trials were timed for (search.first_rung_time_share)",
+                          kWhen, "a screening rung"});
   v.field(r.partial, {"partial", "", "cut short by the budget"});
   v.field(r.kept, {"kept", "", "configurations that go on"});
   v.field(r.distinguishable, {"distinguishable", "", "the best is clearly ahead of every other"});

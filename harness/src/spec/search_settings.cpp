@@ -215,6 +215,13 @@ const SettingsTable<SearchSettings>& search_table() {
                "samples_per_s, busbw: a survivor whose interval is within +-this share of its "
                "figure gets no more repetitions",
                {0, 1})
+          .add("first_rung_time_share", &S::first_rung_time_share,
+               "samples_per_s, busbw: the first rung times each configuration for this share of "
+               "its min_time_s (a short screening run; a configuration's first trial is most of "
+               "a search's cost on a large grid); the configurations it keeps are timed for the "
+               "whole window from the next rung on, and a figure from the short window is never "
+               "pooled with full ones (1: the whole window at every rung)",
+               {0.001, 1})
           .add("target_auroc", &S::target_auroc,
                "time_to_target: reach this AUROC (judged at the end of each rung's training) "
                "instead of settings.target_loss",

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -26,8 +27,9 @@ int create(std::string* problem) {
 
 // The pages are reserved now: a segment larger than /dev/shm has room for is refused here
 // rather than killing a rank with SIGBUS at its first touch of a page that is not there.
-void reserve(int fd, std::size_t bytes, std::string* problem) {
-  const int reserved = posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+void reserve(int fd, std::size_t from, std::size_t bytes, std::string* problem) {
+  if (bytes == 0) return;
+  const int reserved = posix_fallocate(fd, static_cast<off_t>(from), static_cast<off_t>(bytes));
   if (reserved == 0) return;
   errno = reserved;
   *problem = system_error("posix_fallocate", "the segment") + " (is /dev/shm large enough?)";
@@ -43,7 +45,7 @@ std::string agreed_problem(const std::string& mine, MPI_Comm comm) {
 
 }  // namespace
 
-std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes) {
+std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes, std::size_t per_rank_bytes) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string problem;
@@ -51,16 +53,19 @@ std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes) {
   // Where the other ranks open it: rank 0's descriptor, through /proc (same host, same user).
   long where[2] = {rank == 0 && fd >= 0 ? static_cast<long>(getpid()) : 0L, fd};
   MPI_Bcast(where, 2, MPI_LONG, 0, comm);
-  const std::string path =
-      "/proc/" + std::to_string(where[0]) + "/fd/" + std::to_string(where[1]);
+  const std::string path = "/proc/" + std::to_string(where[0]) + "/fd/" + std::to_string(where[1]);
   if (rank != 0 && where[0] != 0) {
     fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) problem = system_error("open", path + " (rank 0's shared segment)");
   }
   if (where[0] == 0 && problem.empty()) problem = "rank 0 could not create the shared segment";
-  // Every rank has opened it (or failed) before rank 0 sizes it.
+  // Every rank has opened it (or failed) before any sizes it; every rank's own part is
+  // reserved (the pages allocated where that rank runs) before rank 0 reserves the rest.
   MPI_Barrier(comm);
-  if (rank == 0 && fd >= 0) reserve(fd, bytes, &problem);
+  const std::size_t own = std::min(bytes, per_rank_bytes * static_cast<std::size_t>(rank));
+  if (fd >= 0) reserve(fd, own, std::min(per_rank_bytes, bytes - own), &problem);
+  MPI_Barrier(comm);
+  if (rank == 0 && fd >= 0) reserve(fd, 0, bytes, &problem);
   // No rank maps pages that were not reserved.
   std::string agreed = agreed_problem(problem, comm);
   if (agreed.empty()) {

@@ -20,8 +20,10 @@ class SharedSegment {
   SharedSegment& operator=(const SharedSegment&) = delete;
 
   // Collective over `comm` (every rank on this host): rank 0 creates `bytes`, the others map
-  // it. Returns "" or the reason it failed (the same on every rank).
-  std::string map(MPI_Comm comm, std::size_t bytes);
+  // it. Returns "" or the reason it failed (the same on every rank). With `per_rank_bytes`, rank
+  // r reserves bytes [r * per_rank_bytes, (r + 1) * per_rank_bytes) itself before rank 0
+  // reserves the rest: a page is placed on the memory node of the rank that uses it most.
+  std::string map(MPI_Comm comm, std::size_t bytes, std::size_t per_rank_bytes = 0);
 
   void* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }

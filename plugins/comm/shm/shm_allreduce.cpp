@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cross_memory.h"
+#include "vector_sum.h"
 
 namespace harness::plugins {
 namespace {
@@ -30,14 +31,8 @@ inline void cpu_relax() {
 // matters when ranks share cores.
 constexpr unsigned kSpinsBeforeYield = 4000;
 
-// Provided memory is summed in blocks this size, which stay in the first-level cache.
+// Direct paths sum in blocks this size, which stay in the first-level cache.
 constexpr std::size_t kBlockBytes = 16 * 1024;
-
-// out[i] += in[i]: one loop the compiler vectorises.
-template <class T>
-void add_into(T* __restrict out, const T* __restrict in, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) out[i] += in[i];
-}
 
 void widen(float* __restrict out, const plugin::Float16* in, std::size_t n, bool add) {
   for (std::size_t i = 0; i < n; ++i) out[i] = (add ? out[i] : 0.0f) + plugin::to_float(in[i]);
@@ -68,7 +63,8 @@ ShmAllreduce::ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_
             aligned(sizeof(Flag) * static_cast<std::size_t>(size))),
       rank_(rank),
       size_(size),
-      chunk_bytes_(chunk_bytes) {}
+      chunk_bytes_(chunk_bytes),
+      inputs_(static_cast<std::size_t>(size)) {}
 
 unsigned char* ShmAllreduce::slot(int rank) const {
   return data_ + static_cast<std::size_t>(rank) * aligned(chunk_bytes_);
@@ -99,19 +95,10 @@ template <class T>
 void ShmAllreduce::sum_slice(T* own, std::size_t begin, std::size_t end) {
   const std::size_t n = end - begin;
   T* out = reinterpret_cast<T*>(result()) + begin;
-  const auto in = [&](int r) -> const T* {
-    return (r == rank_ ? own : reinterpret_cast<const T*>(slot(r))) + begin;
-  };
-  if constexpr (kHalf<T>) {
-    // Summed in float and rounded once: every rank's result is the same bits either way.
-    widened_.resize(n);
-    for (int r = 0; r < size_; ++r) widen(widened_.data(), in(r), n, r > 0);
-    narrow(out, widened_.data(), n);
-  } else {
-    std::memcpy(out, in(0), n * sizeof(T));
-    for (int r = 1; r < size_; ++r) add_into(out, in(r), n);
-  }
-  std::memcpy(own + begin, out, n * sizeof(T));
+  for (int r = 0; r < size_; ++r)
+    inputs_[r] = (r == rank_ ? own : reinterpret_cast<const T*>(slot(r))) + begin;
+  sum_inputs(own + begin, n);  // into this rank's own buffer, one of the inputs
+  std::memcpy(out, own + begin, n * sizeof(T));
 }
 
 template <class T>
@@ -151,18 +138,40 @@ bool ShmAllreduce::sum(T* data, std::size_t count) {
 }
 
 template <class T>
-void ShmAllreduce::sum_block(T* out, const std::vector<const T*>& in, std::size_t n) {
+bool ShmAllreduce::sum_one_shot(T* data, std::size_t count) {
+  const std::size_t half = one_shot_calls_ % 2;
+  Call& call = flag(rank_).one_shot_call[half];
+  call = {Path::kOneShot, 0, 0, count, sizeof(T), epoch_ + 1};
+  const auto part = [&](int r) {
+    return reinterpret_cast<T*>(slot(r) + half * aligned(one_shot_bytes()));
+  };
+  std::memcpy(part(rank_), data, count * sizeof(T));
+  arrive_and_wait();  // every rank's buffer is in its half-slot, its call published
+  for (int r = 0; r < size_; ++r) {
+    // The other half's calls are the ones peers may be publishing now; these stay put until
+    // every rank has passed the next meeting.
+    if (!(flag(r).one_shot_call[half] == call)) {
+      arrive_and_wait();  // every rank has seen the disagreement before any calls again
+      return false;
+    }
+  }
+  ++one_shot_calls_;
+  for (int r = 0; r < size_; ++r) inputs_[r] = part(r);
+  sum_inputs(data, count);
+  return true;
+}
+
+// The `n` elements at inputs_, summed in rank order into `out` (which may be one of them).
+template <class T>
+void ShmAllreduce::sum_inputs(T* out, std::size_t n) {
   if constexpr (kHalf<T>) {
+    // Summed in float and rounded once: every rank's result is the same bits either way.
     widened_.resize(n);
-    for (int r = 0; r < size_; ++r) widen(widened_.data(), in[r], n, r > 0);
+    for (int r = 0; r < size_; ++r)
+      widen(widened_.data(), static_cast<const T*>(inputs_[r]), n, r > 0);
     narrow(out, widened_.data(), n);
   } else {
-    // Summed in a block that stays in cache: `out` is one of the inputs (this rank's own).
-    block_.resize(kBlockBytes / sizeof(double));
-    T* sum = reinterpret_cast<T*>(block_.data());
-    std::memcpy(sum, in[0], n * sizeof(T));
-    for (int r = 1; r < size_; ++r) add_into(sum, in[r], n);
-    std::memcpy(out, sum, n * sizeof(T));
+    sum_of(out, inputs_.data(), size_, n);
   }
 }
 
@@ -181,6 +190,7 @@ bool ShmAllreduce::exchange(const Call& call, std::size_t rounds, const Fill& fi
 }
 
 bool ShmAllreduce::meet_and_agree() {
+  flag(rank_).call.meeting = epoch_ + 1;
   arrive_and_wait();
   for (int r = 1; r < size_; ++r) {
     if (!(flag(r).call == flag(0).call)) {
@@ -204,7 +214,7 @@ bool ShmAllreduce::sum_direct(T* own, std::size_t count, const PeerAccess<T>& pe
   const std::size_t most_share = (per_chunk + ranks - 1) / ranks;
   scratch_.resize((ranks * most_share * sizeof(T) + sizeof(double) - 1) / sizeof(double));
   T* scratch = reinterpret_cast<T*>(scratch_.data());
-  std::vector<const T*> in(ranks), at(ranks);
+  std::vector<const T*> in(ranks);
   bool ok = true;
   for (std::size_t offset = 0; offset < count; offset += per_chunk) {
     const std::size_t m = std::min(per_chunk, count - offset);
@@ -220,8 +230,8 @@ bool ShmAllreduce::sum_direct(T* own, std::size_t count, const PeerAccess<T>& pe
       ok = in[r] != nullptr;
     }
     for (std::size_t j = begin; ok && j < end; j += per_block) {
-      for (int r = 0; r < size_; ++r) at[r] = in[r] + (j - begin);
-      sum_block<T>(own + j, at, std::min(per_block, end - j));
+      for (int r = 0; r < size_; ++r) inputs_[r] = in[r] + (j - begin);
+      sum_inputs(own + j, std::min(per_block, end - j));
     }
     arrive_and_wait();  // every slice of this chunk is summed in its owner's buffer
     for (int r = 0; ok && r < size_; ++r) {
@@ -286,6 +296,10 @@ template bool ShmAllreduce::sum<float>(float*, std::size_t);
 template bool ShmAllreduce::sum<double>(double*, std::size_t);
 template bool ShmAllreduce::sum<plugin::Float16>(plugin::Float16*, std::size_t);
 template bool ShmAllreduce::sum<plugin::BFloat16>(plugin::BFloat16*, std::size_t);
+template bool ShmAllreduce::sum_one_shot<float>(float*, std::size_t);
+template bool ShmAllreduce::sum_one_shot<double>(double*, std::size_t);
+template bool ShmAllreduce::sum_one_shot<plugin::Float16>(plugin::Float16*, std::size_t);
+template bool ShmAllreduce::sum_one_shot<plugin::BFloat16>(plugin::BFloat16*, std::size_t);
 template bool ShmAllreduce::sum_in_place<float>(const Call&, const PeerBuffer&);
 template bool ShmAllreduce::sum_in_place<double>(const Call&, const PeerBuffer&);
 template bool ShmAllreduce::sum_in_place<plugin::Float16>(const Call&, const PeerBuffer&);

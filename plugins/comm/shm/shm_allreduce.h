@@ -2,9 +2,15 @@
 // a chunk of its buffer into its slot (all but its own slice: that one only it sums), sums its
 // slice over its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
 // directly) into the segment's result, and copies the other slices' sums back (allgather).
-// Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written. Chunks stay in cache. Ranks meet at sequence-numbered flags in the segment (spin, then yield): no MPI
-// call on the hot path. Every element is summed by one rank, in rank order, so every rank gets the
-// same bits.
+// Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written. Chunks stay in cache. Ranks
+// meet at sequence-numbered flags in the segment (spin, then yield): no MPI call on the hot path.
+// Every element is summed by one rank, in rank order, so every rank gets the same bits.
+//
+// Small buffers take one meeting instead of two (sum_one_shot): each rank copies its whole buffer
+// into its slot and, once every rank has, sums all the slots in rank order itself (the same bits
+// on every rank, as every rank adds the same values in the same order). Slots alternate between
+// two halves from one such call to the next, so a rank refills a half only after the next call's
+// meeting, when every peer has read it.
 //
 // Buffers in memory the communicator provided (every rank's buffer mapped by every rank) need
 // no staging: chunk by chunk, each rank sums its slice straight from the peers' buffers into
@@ -39,8 +45,13 @@ class ShmAllreduce {
   template <class T>
   bool sum(T* data, std::size_t count);
 
+  // The same sum in one meeting, for buffers of at most one_shot_bytes(); false like sum().
+  template <class T>
+  bool sum_one_shot(T* data, std::size_t count);
+  std::size_t one_shot_bytes() const { return chunk_bytes_ / 2; }
+
   // How a call reduces; every rank must take the same path.
-  enum class Path : std::uint64_t { kStaged, kProvided, kCrossMemory };
+  enum class Path : std::uint64_t { kStaged, kProvided, kCrossMemory, kOneShot };
   // What a rank's call reduces (allocation and offset: where in provided memory); every rank
   // must pass the same.
   struct Call {
@@ -49,9 +60,13 @@ class ShmAllreduce {
     std::uint64_t offset = 0;
     std::uint64_t count = 0;
     std::uint64_t element_bytes = 0;
+    // The meeting the call was published for (set by the meeting): a peer's call left from an
+    // earlier meeting, on another path, never passes for agreement.
+    std::uint64_t meeting = 0;
     bool operator==(const Call& other) const {
       return path == other.path && allocation == other.allocation && offset == other.offset &&
-             count == other.count && element_bytes == other.element_bytes;
+             count == other.count && element_bytes == other.element_bytes &&
+             meeting == other.meeting;
     }
   };
   // Rank r's buffer for this call.
@@ -85,7 +100,8 @@ class ShmAllreduce {
  private:
   struct alignas(64) Flag {
     std::atomic<std::uint64_t> epoch;
-    Call call;  // written before epoch is released, read after it is acquired
+    Call call;              // written before epoch is released, read after it is acquired
+    Call one_shot_call[2];  // a one-shot call's, by the parity of one_shot_calls_
     // Cross-memory attach: where this rank's buffer is.
     std::uint64_t pid;
     std::uint64_t address;
@@ -99,7 +115,7 @@ class ShmAllreduce {
   template <class T>
   void sum_slice(T* own, std::size_t begin, std::size_t end);
   template <class T>
-  void sum_block(T* out, const std::vector<const T*>& in, std::size_t n);
+  void sum_inputs(T* out, std::size_t n);
   // How a direct (unstaged) call reaches rank r's elements [begin, begin + n).
   template <class T>
   struct PeerAccess {
@@ -119,9 +135,10 @@ class ShmAllreduce {
   int size_;
   std::size_t chunk_bytes_;
   std::uint64_t epoch_ = 0;
-  std::vector<float> widened_;   // fp16/bf16 partial sums, in float
-  std::vector<double> block_;    // a block's sum (fp32, fp64) in provided memory
-  std::vector<double> scratch_;  // the peers' slices of a chunk read by cross-memory attach
+  std::uint64_t one_shot_calls_ = 0;  // agreed one-shot calls so far: which half of the slots
+  std::vector<float> widened_;        // fp16/bf16 partial sums, in float
+  std::vector<const void*> inputs_;   // what sum_inputs adds: one pointer per rank
+  std::vector<double> scratch_;       // the peers' slices of a chunk read by cross-memory attach
 };
 
 }  // namespace harness::plugins

@@ -72,7 +72,8 @@ bool shm_alltoall(ShmAllreduce& shm, int rank, int size, const unsigned char* in
   const std::size_t piece = piece_bytes(shm.slot_bytes(), ranks, element_bytes);
   const auto fill = [&](std::size_t round, unsigned char* slot) {
     const std::size_t at = round * piece, n = std::min(piece, block_bytes - at);
-    for (std::size_t j = 0; j < ranks; ++j) std::memcpy(slot + j * piece, in + j * block_bytes + at, n);
+    for (std::size_t j = 0; j < ranks; ++j)
+      std::memcpy(slot + j * piece, in + j * block_bytes + at, n);
   };
   const auto use = [&](std::size_t round, int r, const unsigned char* slot) {
     const std::size_t at = round * piece, n = std::min(piece, block_bytes - at);

@@ -2,6 +2,7 @@
 // reading each other's data directly instead of sending messages. A group that spans hosts is
 // declined (the trial is skipped, naming the hosts). Params: chunk_bytes (the pipelining unit
 // and each rank's slot in the segment, default 256 KiB; larger buffers go through in chunks),
+// one_shot_max_bytes (default 8 KiB: buffers up to this size are summed in one meeting),
 // provide_memory (default true: the host's buffers are placed in segments every rank maps, and
 // those larger than a chunk are reduced there in place, without staging copies; false: the
 // host's own memory), cross_memory (default false) and cross_memory_min_bytes (default 1 MiB):
@@ -12,6 +13,7 @@
 // allgather and alltoall go through the segment's slots too (shm_collectives.h).
 #include <mpi.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -52,10 +54,13 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   explicit ShmCommunicator(const nlohmann::json& json) {
-    plugin::Params params(
-        json, {"chunk_bytes", "provide_memory", "cross_memory", "cross_memory_min_bytes"});
+    plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory",
+                                 "cross_memory", "cross_memory_min_bytes"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
+    const auto half_chunk = static_cast<long long>(chunk_bytes_ / 2);
+    one_shot_max_bytes_ = static_cast<std::size_t>(params.integer(
+        "one_shot_max_bytes", std::min(kOneShotMaxBytes, half_chunk), 0, half_chunk));
     provide_memory_ = params.boolean("provide_memory", true);
     cross_memory_ = params.boolean("cross_memory", false);
     cross_memory_min_bytes_ =
@@ -132,11 +137,12 @@ class ShmCommunicator final : public plugin::Communicator {
   Status alltoall(BufferView input, BufferView output,
                   const plugin::CollectiveOptions&) noexcept override {
     if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
-    return agreed(shm_alltoall(*reduce_, rank_, size_, static_cast<const unsigned char*>(input.data),
-                               static_cast<unsigned char*>(output.data),
-                               input.bytes() / static_cast<std::size_t>(size_),
-                               plugin::dtype_size(input.dtype)),
-                  "alltoall");
+    return agreed(
+        shm_alltoall(*reduce_, rank_, size_, static_cast<const unsigned char*>(input.data),
+                     static_cast<unsigned char*>(output.data),
+                     input.bytes() / static_cast<std::size_t>(size_),
+                     plugin::dtype_size(input.dtype)),
+        "alltoall");
   }
 
   Status barrier() noexcept override {
@@ -199,10 +205,10 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   // In place where every rank's buffer lies in provided memory and is larger than a chunk
-  // (one chunk is staged faster: two meetings instead of three); else large buffers by
-  // cross-memory attach when asked for and the kernel allows it; the rest staged through the
-  // segment. Ranks that disagree (element count or type, provided memory on some ranks only)
-  // fail alike.
+  // (one chunk is staged faster: two meetings instead of three); small buffers in one meeting
+  // (sum_one_shot); else large buffers by cross-memory attach when asked for and the kernel
+  // allows it; the rest staged through the segment. Ranks that disagree (element count or type,
+  // provided memory on some ranks only) fail alike.
   template <class T>
   Status sum(T* data, const BufferView& buffer) {
     using Path = ShmAllreduce::Path;
@@ -214,6 +220,8 @@ class ShmCommunicator final : public plugin::Communicator {
         return Status::ok();
       return disagreement();
     }
+    if (buffer.bytes() <= one_shot_max_bytes_)
+      return reduce_->sum_one_shot(data, buffer.count) ? Status::ok() : disagreement();
     if (cross_memory_ && cross_memory_problem_.empty() &&
         buffer.bytes() >= cross_memory_min_bytes_) {
       std::string why;
@@ -258,7 +266,11 @@ class ShmCommunicator final : public plugin::Communicator {
         {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
   }
 
+  // Up to here one meeting's extra reads (every rank sums every element) cost less than the
+  // second meeting they save (docs/benchmarks.md, "The shared-memory backend").
+  static constexpr long long kOneShotMaxBytes = 8 * 1024;
   std::size_t chunk_bytes_ = 0;
+  std::size_t one_shot_max_bytes_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int size_ = 1;
   int rank_ = 0;
