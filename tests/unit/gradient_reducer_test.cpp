@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/plugin/half_float.h"
+#include "train/flat_parameters.h"
 #include "train/gradient_reducer.h"
 #include "train/sharded_parameters.h"
 #include "train/reduction_memory.h"
@@ -314,6 +315,39 @@ TEST(ShardedParameters, ALargeShardIsSteppedInPieces) {
   pieces[2].detach().fill_(4);
   parameters.gather();
   EXPECT_EQ(big[2 * kOptimizerPieceElements + 9].item<float>(), 4.0f);
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+// Under ddp without overlap the optimizer steps each bucket's parameters as flat pieces whose
+// gradients are the reduced bucket: the same update as stepping every parameter on its own,
+// element for element, and the parameters stay views into one buffer per bucket.
+TEST(FlatParameters, AdamOnTheBucketsStepsAsAdamOnEachParameter) {
+  Toy each, flat;
+  TriplingCommunicator comm_each, comm_flat;
+  GradientReducer reducer_each(each.parameters, options(200, false), comm_each, nullptr);
+  GradientReducer reducer_flat(flat.parameters, options(200, false), comm_flat, nullptr);
+  FlatParameters pieces(reducer_flat);
+  ASSERT_EQ(pieces.pieces().size(), reducer_flat.bucket_count());
+  EXPECT_EQ(pieces.pieces()[0].grad().data_ptr(), reducer_flat.bucket_gradient(0).data_ptr());
+  EXPECT_EQ(flat.parameters[1].storage().data(), flat.parameters[2].storage().data());
+  const auto adam = [](const std::vector<at::Tensor>& tensors) {
+    return torch::optim::Adam(tensors, torch::optim::AdamOptions(0.01).weight_decay(0.1));
+  };
+  torch::optim::Adam on_each = adam(each.parameters), on_flat = adam(pieces.pieces());
+  for (int step = 0; step < 5; ++step) {
+    each.step(reducer_each, each.loss());
+    flat.step(reducer_flat, flat.loss());
+    on_each.step();
+    on_flat.step();
+  }
+  for (std::size_t i = 0; i < each.parameters.size(); ++i)
+    EXPECT_TRUE(torch::equal(each.parameters[i], flat.parameters[i])) << "parameter " << i;
+  EXPECT_FALSE(torch::equal(each.parameters[0], Toy().parameters[0]));  // it did step
 }
 
 }  // namespace

@@ -73,6 +73,34 @@ TEST(SearchRung, ASingleValueGetsTheNoiseFloor) {
   EXPECT_NEAR(of(d, 0).standing.low, 97, 1e-9);
 }
 
+// A figure the quiet gate could not keep quiet reads low by up to the slowdown it saw: its
+// interval reaches what it would read at full speed, so the spell alone does not drop it.
+TEST(SearchRung, ASingleValueTakenInASlowSpellIsNotDroppedForIt) {
+  SearchSettings search = speed_search();
+  search.noise_floor = 0.03;
+  const auto slowed = [&](std::size_t configuration, double v, double slowdown) {
+    TrialFigure figure = value(v);
+    figure.slowdown = slowdown;
+    return RungEntry{configuration, standing_of({figure}, search, kMedian), false, false, ""};
+  };
+  // 80 at 1.5x slow reaches 120; 80 at 1.1x reaches only 88, below the best's 97.
+  const RungDecision d =
+      decide_rung({entry(0, {100}, search), slowed(1, 80, 1.5), slowed(2, 80, 1.1)}, search, false);
+  EXPECT_TRUE(of(d, 1).kept);
+  EXPECT_NEAR(of(d, 1).standing.high, 120, 1e-9);
+  EXPECT_NEAR(of(d, 1).standing.low, 77.6, 1e-9);
+  EXPECT_FALSE(of(d, 2).kept);
+  // The record's gate summary is where the slowdown comes from, only when not kept quiet.
+  const auto run = [](long long not_quiet) {
+    return read_trial_run({{"status", "ok"},
+                           {"throughput", {{"samples_per_s", 80}}},
+                           {"machine_speed", {{"gate", "on"}, {"not_quiet", not_quiet},
+                                              {"slowdown", 1.5}}}});
+  };
+  EXPECT_DOUBLE_EQ(figure_of(run(1), search).slowdown, 1.5);
+  EXPECT_DOUBLE_EQ(figure_of(run(0), search).slowdown, 1.0);
+}
+
 TEST(SearchRung, EpochRungsKeepTheTopShareUntilTheLast) {
   SearchSettings search = speed_search();
   search.objective = SearchObjective::kAuroc;
@@ -271,6 +299,20 @@ TEST(SearchPlanner, TheFirstRungScreensOnAShortWindow) {
   EXPECT_NEAR(summary["grid"]["seconds_estimated"].get<double>(), 9 * (2 * 2.8 + 2 * 1.0), 1e-9);
   EXPECT_NE(s.planner().rung_line(state.rungs[0]).find("10% of the timing window"),
             std::string::npos);
+}
+
+// One configuration clearly ahead at the screening rung still gets a rung on the whole
+// window: the winner's figure is never a screening run's alone.
+TEST(SearchPlanner, AClearWinnerOfTheScreeningIsTimedOnTheWholeWindow) {
+  ScriptedSearch s(R"({"objective": "samples_per_s", "max_repetitions": 9})",
+                   R"({"batch_size": [16, 256]})");
+  const SearchState state = s.run(scripted_rate);
+  ASSERT_GE(state.rungs.size(), 2u);
+  EXPECT_TRUE(state.rungs[0].decision.distinguishable);
+  EXPECT_FALSE(state.rungs[1].screening);
+  ASSERT_TRUE(state.winner);
+  EXPECT_EQ(s.configurations[state.winner->configuration].settings["batch_size"], 256);
+  EXPECT_EQ(state.winner->standing.values, 3);
 }
 
 TEST(SearchPlanner, AWholeWindowFirstRungScreensNothing) {

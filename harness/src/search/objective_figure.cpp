@@ -11,6 +11,13 @@
 namespace harness {
 namespace {
 
+// The slowdown behind the one usable figure among `figures`.
+double figures_slowdown(const std::vector<TrialFigure>& figures) {
+  for (const auto& figure : figures)
+    if (figure.usable) return figure.slowdown;
+  return 1.0;
+}
+
 // The bus bandwidth at the chosen message size, or at the largest one measured.
 std::optional<double> busbw_of(const TrialRun& run, const SearchSettings& search) {
   if (!run.collective) return std::nullopt;
@@ -68,6 +75,8 @@ TrialFigure figure_of(const TrialRun& run, const SearchSettings& search) {
     return figure;
   }
   if (run.train && run.train->final_loss) figure.final_loss = *run.train->final_loss;
+  if (run.machine_speed && run.machine_speed->not_quiet > 0 && run.machine_speed->slowdown)
+    figure.slowdown = std::max(1.0, *run.machine_speed->slowdown);
   if (search.objective == SearchObjective::kTimeToTarget) {
     if (run.train)
       time_to_target(*run.train, search, &figure);
@@ -121,6 +130,12 @@ Standing standing_of(const std::vector<TrialFigure>& figures, const SearchSettin
   if (values.size() == 1 || e.low == e.high) {
     standing.low = e.value * (1 - search.noise_floor);
     standing.high = e.value * (1 + search.noise_floor);
+    // A slow spell makes a speed read low and a time read high, by up to its slowdown.
+    const double slowdown = values.size() == 1 ? figures_slowdown(figures) : 1.0;
+    if (search.higher_is_better())
+      standing.high = std::max(standing.high, e.value * slowdown);
+    else
+      standing.low = std::min(standing.low, e.value / slowdown);
   }
   standing.width = e.value != 0 ? (standing.high - standing.low) / 2 / std::abs(e.value) : 0;
   return standing;

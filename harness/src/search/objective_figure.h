@@ -20,6 +20,9 @@ struct TrialFigure {
   double value = 0;       // the figure (time_to_target: seconds, when reached)
   double at_least = 0;    // time_to_target, not reached: seconds trained without reaching it
   double final_loss = 0;  // train records: the last epoch's loss
+  // The quiet gate's canary reading (1: full speed) where it could not keep the measurement
+  // quiet: the machine ran up to this much slower than its own best while it was taken.
+  double slowdown = 1;
   std::string problem;    // why it is not usable ("failed: ...")
 };
 
@@ -38,7 +41,8 @@ struct Standing {
 };
 
 // The estimator's figure and interval over the trials' values; a single value gets
-// +-noise_floor. time_to_target: reached when at least half reached the target (the others
+// +-noise_floor, its better side stretched to what it would read at full speed where it was
+// measured in a slow spell. time_to_target: reached when at least half reached the target (the others
 // count with the time they trained, a lower bound); otherwise value is infinite and `low`
 // the median time trained without reaching it.
 Standing standing_of(const std::vector<TrialFigure>& figures, const SearchSettings& search,

@@ -117,6 +117,19 @@ std::vector<SearchPlanner::Bracket> SearchPlanner::brackets() const {
   return brackets;
 }
 
+// A short screening run: its timing window and its wait for a quiet machine both cut to the
+// share (a wait of a second for each of hundreds of 10 ms trials would be most of the search).
+Trial SearchPlanner::screening_trial(const Trial& full) const {
+  Trial trial = full;
+  for (const char* setting : {"min_time_s", "quiet_wait_s"})
+    if (full.settings.contains(setting)) {
+      const double cut = full.settings[setting].get<double>() * search_.first_rung_time_share;
+      // To the nanosecond: 0.05 x 0.1 reads 0.005 in the record.
+      trial = with_setting(trial, setting, std::round(cut * 1e9) / 1e9);
+    }
+  return trial;
+}
+
 double SearchPlanner::min_time_s(std::size_t configuration) const {
   return configurations_[configuration].settings.value("min_time_s", 0.0);
 }
@@ -126,10 +139,7 @@ Trial SearchPlanner::trial(const PlannedTrial& planned) const {
   if (search_.resource() == SearchResource::kEpochs)
     base =
         with_setting(base, "epochs", std::min(planned.level, full_epochs(planned.configuration)));
-  if (planned.screening)  // to the nanosecond: 0.05 x 0.1 reads 0.005 in the record
-    base = with_setting(
-        base, "min_time_s",
-        std::round(min_time_s(planned.configuration) * search_.first_rung_time_share * 1e9) / 1e9);
+  if (planned.screening) base = screening_trial(base);
   return with_repetition(base, planned.repetition, seed_);
 }
 
@@ -252,8 +262,10 @@ bool SearchPlanner::replay_bracket(const Bracket& bracket, PlanWalk& walk,
     for (std::size_t i = 0; i < planned.size(); ++i)
       progress.screened[progress.survivors[i]] = !planned[i].empty() && planned[i][0].screening;
     carry_forward(rung.decision, &progress);
-    const bool settles = rung.decision.distinguishable && may_stop_early(search_);
-    if (last || *budget_spent || progress.survivors.size() <= 1 || settles) {
+    // A screening rung never ends the bracket: the winner's figure is a whole window's.
+    const bool settles = !screening && (progress.survivors.size() <= 1 ||
+                                        (rung.decision.distinguishable && may_stop_early(search_)));
+    if (last || *budget_spent || progress.survivors.empty() || settles) {
       finals->push_back(rung.decision);
       break;
     }

@@ -98,6 +98,7 @@ class SearchPlanner {
   std::vector<PlannedTrial> rung_trials(std::size_t configuration, int level, int repetitions,
                                         bool screening) const;
   double min_time_s(std::size_t configuration) const;
+  Trial screening_trial(const Trial& full) const;
   Json winner_axes(std::size_t configuration) const;
   // What every configuration at the full resource would cost: trials, and seconds estimated
   // from the trials recorded (lower epochs scaled up).

@@ -217,8 +217,10 @@ const SettingsTable<SearchSettings>& search_table() {
                {0, 1})
           .add("first_rung_time_share", &S::first_rung_time_share,
                "samples_per_s, busbw: the first rung times each configuration for this share of "
-               "its min_time_s (a short screening run; a configuration's first trial is most of "
-               "a search's cost on a large grid); the configurations it keeps are timed for the "
+               "its min_time_s, and waits at most this share of its quiet_wait_s for a quiet "
+               "machine (a short screening run; a configuration's first trial is most of a "
+               "search's cost on a large grid); a figure taken in a slow spell is not dropped "
+               "for what the spell took from it; the configurations it keeps are timed for the "
                "whole window from the next rung on, and a figure from the short window is never "
                "pooled with full ones (1: the whole window at every rung)",
                {0.001, 1})

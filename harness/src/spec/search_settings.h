@@ -38,8 +38,8 @@ struct SearchSettings {
   int min_epochs = 1;           // quality: epochs at the first rung; the last has the settings'
   double noise_floor = 0.03;    // the relative half-width given a figure with one value
   double settled_width = 0.02;  // speeds: a survivor this sure gets no more repetitions
-  // Speeds: the first rung times each configuration for this share of its min_time_s (a
-  // screening run); the configurations it keeps are timed for the whole window.
+  // Speeds: the first rung times each configuration for this share of its min_time_s and
+  // quiet_wait_s (a screening run); the configurations it keeps are timed for the whole window.
   double first_rung_time_share = 0.1;
   std::optional<double> target_auroc;          // time_to_target by AUROC instead of loss
   std::optional<std::uint64_t> message_bytes;  // busbw at this size (none: the largest)

@@ -27,9 +27,7 @@ std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
   return total;
 }
 
-std::size_t bytes_of(const at::Tensor& tensor) {
-  return tensor.defined() ? tensor.nbytes() : 0;
-}
+std::size_t bytes_of(const at::Tensor& tensor) { return tensor.defined() ? tensor.nbytes() : 0; }
 
 at::Tensor zeros_in(ReductionMemory* memory, int64_t count, const at::TensorOptions& options) {
   return memory ? memory->zeros(count, options) : torch::zeros({count}, options);
@@ -38,8 +36,12 @@ at::Tensor zeros_in(ReductionMemory* memory, int64_t count, const at::TensorOpti
 }  // namespace
 
 ReducerOptions reducer_options(const TrainSettings& settings, int rank, int size) {
-  return {settings.fusion_bytes, settings.overlap, wire_dtype(settings.compression),
-          settings.strategy == Strategy::kSharded, rank, size};
+  return {settings.fusion_bytes,
+          settings.overlap,
+          wire_dtype(settings.compression),
+          settings.strategy == Strategy::kSharded,
+          rank,
+          size};
 }
 
 // The buffer the collective reduces (values, or wire when compressed) lies in `memory`; so
@@ -128,7 +130,7 @@ void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
       members.push_back(parameters[groups[b][slot]]);
     }
     const std::size_t size = static_cast<std::size_t>(options_.size);
-    const std::size_t extra = options_.sharded ? (size - elements_of(members) % size) % size
+    const std::size_t extra = options_.sharded         ? (size - elements_of(members) % size) % size
                               : b + 1 == groups.size() ? kStatusSlots
                                                        : 0;
     buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_, memory));
@@ -215,8 +217,9 @@ void GradientReducer::reduce(std::size_t b) {
     throw_if_failed(communicator_.allreduce(view, {plugin::ReduceOp::kAvg, nullptr}), collective);
   }
   throw_if_failed(communicator_.synchronize(), "synchronize");
-  if (compressed) (options_.sharded ? bucket.shard.copy_(bucket.wire_shard)
-                                    : bucket.values.flat().copy_(bucket.wire));
+  if (compressed)
+    (options_.sharded ? bucket.shard.copy_(bucket.wire_shard)
+                      : bucket.values.flat().copy_(bucket.wire));
   const auto ended = Clock::now();
   if (timeline_)
     timeline_->span(
@@ -276,6 +279,11 @@ bool GradientReducer::any_rank_failed() const { return status_[kFailureSlot].ite
 
 std::vector<at::Tensor> GradientReducer::bucket_parameters(std::size_t b) const {
   return buckets_.at(b)->values.parameters();
+}
+
+at::Tensor GradientReducer::bucket_gradient(std::size_t b) const {
+  const FusionBuffer& values = buckets_.at(b)->values;
+  return values.flat().narrow(0, 0, static_cast<int64_t>(values.gradient_elements()));
 }
 
 std::size_t GradientReducer::padded_elements(std::size_t b) const {

@@ -84,9 +84,11 @@ class GradientReducer {
   // Whether some rank called fail_step in this step, once finish_step returned.
   bool any_rank_failed() const;
 
-  // Sharded: bucket b's parameters (in their order in the bucket), its element count padded
-  // to a whole block per rank, and this rank's averaged block of it (fp32).
+  // Bucket b's parameters (in their order in the bucket); under ddp its averaged gradients,
+  // laid out as those parameters (fp32; the extra slots left out); sharded: its element count
+  // padded to a whole block per rank, and this rank's averaged block of it (fp32).
   std::vector<at::Tensor> bucket_parameters(std::size_t b) const;
+  at::Tensor bucket_gradient(std::size_t b) const;
   std::size_t padded_elements(std::size_t b) const;
   const at::Tensor& gradient_shard(std::size_t b) const;
   // The gradient memory this rank holds: buckets, compressed copies, shards, and the model's

@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include <algorithm>
+#include <utility>
 
 #include "loader/plugin_call.h"
 #include "train/tensor_buffer_view.h"
@@ -34,13 +34,9 @@ ShardedParameters::ShardedParameters(const GradientReducer& reducer,
     bucket.master = memory ? memory->zeros(block, gradient.options())
                            : torch::zeros({block}, gradient.options());
     bucket.master.copy_(bucket.values->flat().narrow(0, rank * block, block));
-    for (int64_t start = 0; start < block; start += kOptimizerPieceElements) {
-      const int64_t length = std::min(kOptimizerPieceElements, block - start);
-      at::Tensor piece = bucket.master.narrow(0, start, length).detach().requires_grad_(true);
-      // A view of the gradient shard, which every reduce-scatter writes in place.
-      piece.mutable_grad() = gradient.narrow(0, start, length);
-      pieces_.push_back(piece);
-    }
+    // Their gradients: views of the gradient shard, which every reduce-scatter writes in place.
+    for (at::Tensor& piece : optimizer_pieces(bucket.master, gradient))
+      pieces_.push_back(std::move(piece));
     buckets_.push_back(std::move(bucket));
   }
 }

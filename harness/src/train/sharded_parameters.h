@@ -17,16 +17,11 @@
 #include "harness/plugin/communicator.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
+#include "train/optimizer_pieces.h"
 #include "train/reduction_memory.h"
 #include "train/step_timeline.h"
 
 namespace harness {
-
-// LibTorch's optimizers make one pass over a tensor per operation (Adam makes about ten): over
-// pieces of 1 MiB their operands stay in cache between passes, as over DDP's per-parameter
-// tensors; over one shard of tens of MB every pass goes to memory (an optimizer step four times
-// as long as DDP's over twice the elements, measured on the 12.6 M-parameter Transformer).
-inline constexpr std::int64_t kOptimizerPieceElements = 1 << 18;
 
 class ShardedParameters {
  public:
@@ -35,9 +30,8 @@ class ShardedParameters {
   ShardedParameters(const GradientReducer& reducer, plugin::Communicator& communicator, int rank,
                     ReductionMemory* memory = nullptr);
 
-  // What the optimizer steps: the master shards, cut into pieces of at most
-  // kOptimizerPieceElements (each a view of its shard, its .grad() the same piece of the
-  // gradient shard).
+  // What the optimizer steps: the master shards, cut into pieces (train/optimizer_pieces.h;
+  // each a view of its shard, its .grad() the same piece of the gradient shard).
   std::vector<at::Tensor> master_shards() const { return pieces_; }
   // Collective: the updated shards into every rank's parameters.
   void gather();

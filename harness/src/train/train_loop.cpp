@@ -9,6 +9,7 @@
 #include "mpi/max_over_ranks.h"
 #include "mpi/watchdog.h"
 #include "train/data_tensor.h"
+#include "train/flat_parameters.h"
 #include "train/model_objective.h"
 #include "train/optimizer_factory.h"
 #include "train/sharded_parameters.h"
@@ -18,6 +19,12 @@ namespace harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::vector<at::Tensor> optimized(const StepParts& parts, const std::vector<at::Tensor>& model) {
+  if (parts.sharded) return parts.sharded->master_shards();
+  if (parts.flat) return parts.flat->pieces();
+  return model;
+}
 
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -46,8 +53,7 @@ TrainingLoop::TrainingLoop(const TrainSettings& settings, std::uint64_t seed,
       train_(as_tensor(setup.data->train, setup.device)),
       sampler_(setup.data->train.rows(), context.size, context.rank, seed),
       schedule_(settings.optimizer.lr, settings.lr_rule, context.size, lr_warmup_steps()),
-      optimizer_(make_optimizer(settings.optimizer,
-                                sharded_ ? sharded_->master_shards() : setup.model->parameters(),
+      optimizer_(make_optimizer(settings.optimizer, optimized(parts, setup.model->parameters()),
                                 schedule_.at(0))) {
   outcome_.steps_per_epoch = steps_per_epoch();
   outcome_.peak_lr = schedule_.peak();
@@ -63,8 +69,7 @@ std::size_t TrainingLoop::optimizer_state_bytes() const {
 TrainOutcome TrainingLoop::train() {
   started_ = Clock::now();
   try {
-    for (std::uint64_t epoch = 0; epoch < settings_.epochs && running(); ++epoch)
-      run_epoch(epoch);
+    for (std::uint64_t epoch = 0; epoch < settings_.epochs && running(); ++epoch) run_epoch(epoch);
   } catch (const GroupFailure& failure) {  // on every rank, at the same step
     outcome_.status = failure.problem().status;
     outcome_.reason = failure.problem().reason;
@@ -184,8 +189,9 @@ void TrainingLoop::leave_failed_step(const std::optional<std::string>& failure) 
   if (failure) local = {TrialStatus::kFailed, *failure};
   GroupProblem agreed = agree_on_problem(context_.comm, local, context_.watchdog);
   if (!agreed.any())  // the flag came through the allreduce corrupted: still a failure
-    agreed = {TrialStatus::kFailed, "the gradient allreduce reported a failed rank, and no rank "
-                                    "says it failed (the backend's result is wrong)"};
+    agreed = {TrialStatus::kFailed,
+              "the gradient allreduce reported a failed rank, and no rank "
+              "says it failed (the backend's result is wrong)"};
   agreed.reason += " (step " + std::to_string(steps_run_) + ")";
   throw GroupFailure(agreed);
 }

@@ -59,15 +59,18 @@ struct StepSamples {
   std::size_t steps() const { return total_s.size(); }
 };
 
+class FlatParameters;
 class ShardedParameters;
 
-// How a step averages and applies the gradients: the reducer, and under strategy sharded the
-// shards the optimizer steps (null under ddp). Rank 0's buffers go by `buffers` (may be null).
+// How a step averages and applies the gradients: the reducer, and what the optimizer steps:
+// under strategy sharded the shards, under ddp the buckets' flat parameters where there are
+// (else, both null, the model's parameters). Rank 0's buffers go by `buffers` (may be null).
 struct StepParts {
   GradientReducer& reducer;
   ShardedParameters* sharded = nullptr;
   BufferSync* buffers = nullptr;
   StepTimeline* timeline = nullptr;
+  FlatParameters* flat = nullptr;
 };
 
 class TrainingLoop {

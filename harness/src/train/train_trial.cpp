@@ -16,6 +16,7 @@
 #include "spec/trial_expansion.h"
 #include "train/buffer_sync.h"
 #include "train/evaluation.h"
+#include "train/flat_parameters.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
 #include "train/model_agreement.h"
@@ -128,8 +129,7 @@ TrainingMemoryRecord describe_memory(const GradientReducer& reducer,
   return {parameter_bytes, reducer.gradient_bytes(), loop.optimizer_state_bytes()};
 }
 
-TrainingOutcomeRecord describe_training(const TrainOutcome& outcome,
-                                        const ReplicaCheck& replicas,
+TrainingOutcomeRecord describe_training(const TrainOutcome& outcome, const ReplicaCheck& replicas,
                                         std::size_t bytes_per_step) {
   TrainingOutcomeRecord t;
   t.lr = {outcome.peak_lr, static_cast<long long>(outcome.lr_warmup_steps)};
@@ -211,7 +211,8 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
   };
   JoinedBackend backend;
   TrainingSetup setup;
-  if (const GroupProblem problem = join_and_set_up(settings, trial, context, &backend, &setup, &record);
+  if (const GroupProblem problem =
+          join_and_set_up(settings, trial, context, &backend, &setup, &record);
       problem.any())
     return finish(problem.status, problem.reason);
   try {
@@ -226,12 +227,16 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
                             reducer_options(settings, context.rank, context.size),
                             *backend.communicator, traced, &memory);
     std::optional<ShardedParameters> sharded;
+    std::optional<FlatParameters> flat;
     if (settings.strategy == Strategy::kSharded)
       sharded.emplace(reducer, *backend.communicator, context.rank, &memory);
+    else if (reducer.zeroes_gradients())
+      flat.emplace(reducer);
     record.gradient_reduction = describe_reduction(settings, reducer);
     record.backend->memory = memory.describe();
-    TrainingLoop loop(settings, trial.seed, context, setup,
-                      {reducer, sharded ? &*sharded : nullptr, &buffers, traced});
+    TrainingLoop loop(
+        settings, trial.seed, context, setup,
+        {reducer, sharded ? &*sharded : nullptr, &buffers, traced, flat ? &*flat : nullptr});
     const TrainOutcome outcome = loop.train();
     const ReplicaCheck replicas = check_after_training(fusion, buffers, setup, context, outcome);
     std::optional<DetectionResult> evaluation;
@@ -241,7 +246,8 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     QuietGate gate(settings.quiet, context.comm, context.watchdog);
     const StepSamples samples =
         outcome.status == TrialStatus::kOk ? loop.time_steps(gate) : StepSamples{};
-    StepTimingRecord timing = summarise_step_timing(samples, outcome.step_seconds, settings, context);
+    StepTimingRecord timing =
+        summarise_step_timing(samples, outcome.step_seconds, settings, context);
     const Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish(outcome.status, outcome.reason);
     record.training = describe_training(outcome, replicas, reducer.wire_bytes_per_step());
