@@ -549,6 +549,33 @@ TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
                        << " calls of " << kCount << " on rank " << world_rank();
 }
 
+// Calls of a small and a larger size in turn (a bucket and the status of a training step; a
+// backend may take another path for each): a rank already in the next call, on the other path,
+// must not overwrite what a slower rank has yet to read of the last one.
+TEST_P(Conformance, CallsOfTwoSizesInTurnStayRight) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  constexpr int kCalls = 200;
+  std::vector<float> data(70000);
+  std::size_t wrong = 0;
+  for (int call = 0; call < kCalls; ++call) {
+    const std::size_t count = call % 2 ? data.size() : 1000;
+    const double scale = call % 5 + 1;
+    for (std::size_t i = 0; i < count; ++i)
+      data[i] = static_cast<float>(element(world_rank(), i) * scale);
+    const plugin::Status status =
+        communicator->allreduce({data.data(), count, plugin::DType::kFloat32}, {});
+    ASSERT_TRUE(status.is_ok()) << status.message();
+    for (std::size_t i = 0; i < count; ++i) {
+      double expected = 0;
+      for (int r = 0; r < world_size(); ++r) expected += element(r, i) * scale;
+      wrong += static_cast<double>(data[i]) == expected ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << ": elements wrong over " << kCalls
+                       << " calls on rank " << world_rank();
+}
+
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
   std::shared_ptr<plugin::Communicator> communicator;
   if (const ComposedBackend* composed = find_composed_backend(GetParam().name)) {

@@ -52,9 +52,11 @@ constexpr bool kHalf = std::is_same_v<T, plugin::Float16> || std::is_same_v<T, p
 
 }  // namespace
 
+// The flags; a slot per rank and the result (a chunk each); two one-shot halves per rank.
 std::size_t ShmAllreduce::segment_bytes(int size, std::size_t chunk_bytes) {
-  return aligned(sizeof(Flag) * static_cast<std::size_t>(size)) +
-         (static_cast<std::size_t>(size) + 1) * aligned(chunk_bytes);
+  const auto ranks = static_cast<std::size_t>(size);
+  return aligned(sizeof(Flag) * ranks) + (ranks + 1) * aligned(chunk_bytes) +
+         2 * ranks * aligned(chunk_bytes / 2);
 }
 
 ShmAllreduce::ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_bytes)
@@ -71,6 +73,13 @@ unsigned char* ShmAllreduce::slot(int rank) const {
 }
 
 unsigned char* ShmAllreduce::result() const { return slot(size_); }
+
+// Apart from the slots: a one-shot call leaves without a meeting after its reads, so a rank's
+// next staged call, which fills its slot before meeting, must not write where a slower peer
+// may still be reading.
+unsigned char* ShmAllreduce::one_shot_part(int rank, std::size_t half) const {
+  return slot(size_ + 1) + (2 * static_cast<std::size_t>(rank) + half) * aligned(one_shot_bytes());
+}
 
 void ShmAllreduce::arrive_and_wait() {
   ++epoch_;
@@ -143,7 +152,7 @@ bool ShmAllreduce::sum_one_shot(T* data, std::size_t count) {
   Call& call = flag(rank_).one_shot_call[half];
   call = {Path::kOneShot, 0, 0, count, sizeof(T), epoch_ + 1};
   const auto part = [&](int r) {
-    return reinterpret_cast<T*>(slot(r) + half * aligned(one_shot_bytes()));
+    return reinterpret_cast<T*>(one_shot_part(r, half));
   };
   std::memcpy(part(rank_), data, count * sizeof(T));
   arrive_and_wait();  // every rank's buffer is in its half-slot, its call published

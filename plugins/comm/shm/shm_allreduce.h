@@ -7,10 +7,11 @@
 // Every element is summed by one rank, in rank order, so every rank gets the same bits.
 //
 // Small buffers take one meeting instead of two (sum_one_shot): each rank copies its whole buffer
-// into its slot and, once every rank has, sums all the slots in rank order itself (the same bits
-// on every rank, as every rank adds the same values in the same order). Slots alternate between
-// two halves from one such call to the next, so a rank refills a half only after the next call's
-// meeting, when every peer has read it.
+// into a part of the segment of its own and, once every rank has, sums all ranks' parts in rank
+// order itself (the same bits on every rank, as every rank adds the same values in the same
+// order). A rank has two such parts and alternates between them from one such call to the next,
+// so it refills one only after the next call's meeting, when every peer has read it; no other
+// path writes them.
 //
 // Buffers in memory the communicator provided (every rank's buffer mapped by every rank) need
 // no staging: chunk by chunk, each rank sums its slice straight from the peers' buffers into
@@ -111,6 +112,7 @@ class ShmAllreduce {
   Flag& flag(int rank) const { return flags_[rank]; }
   unsigned char* slot(int rank) const;
   unsigned char* result() const;
+  unsigned char* one_shot_part(int rank, std::size_t half) const;
   void arrive_and_wait();
   template <class T>
   void sum_slice(T* own, std::size_t begin, std::size_t end);
