@@ -154,7 +154,7 @@ bool ShmAllreduce::sum_one_shot(T* data, std::size_t count) {
   const auto part = [&](int r) {
     return reinterpret_cast<T*>(one_shot_part(r, half));
   };
-  std::memcpy(part(rank_), data, count * sizeof(T));
+  if (count > 0) std::memcpy(part(rank_), data, count * sizeof(T));  // data may be null
   arrive_and_wait();  // every rank's buffer is in its half-slot, its call published
   for (int r = 0; r < size_; ++r) {
     // The other half's calls are the ones peers may be publishing now; these stay put until
