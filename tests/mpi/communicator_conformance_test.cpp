@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "common/hashing.h"
@@ -70,8 +71,9 @@ std::vector<Variant> communicator_variants() {
     for (const char* inter :
          {R"({"inter": "mpi"})", R"({"inter": "ring", "intra_params": {"chunk_bytes": 1024}})",
           R"({"inter": "gloo", "inter_params": {"algorithm": "halving_doubling"}})"})
-      if (registry().find(plugin::PluginKind::kCommunicator,
-                          communicator_plugins(hierarchical_backend().name, Json::parse(inter)).back()))
+      if (registry().find(
+              plugin::PluginKind::kCommunicator,
+              communicator_plugins(hierarchical_backend().name, Json::parse(inter)).back()))
         variants.push_back({hierarchical_backend().name, inter,
                             std::string(inter).find("chunk_bytes") != std::string::npos
                                 ? kManySmallChunks
@@ -225,16 +227,16 @@ class Conformance : public ::testing::TestWithParam<Variant> {
     for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<T>(element(rank, i));
     const plugin::BufferView in{input.data(), input.size(), dtype};
     const plugin::BufferView out{output.data(), output.size(), dtype};
-    const plugin::Status status =
-        scatters ? communicator->reduce_scatter(in, out, {op, nullptr})
-        : gathers ? communicator->allgather(in, out, {})
-                  : communicator->alltoall(in, out, {});
+    const plugin::Status status = scatters  ? communicator->reduce_scatter(in, out, {op, nullptr})
+                                  : gathers ? communicator->allgather(in, out, {})
+                                            : communicator->alltoall(in, out, {});
     // A plugin may decline a collective in one of its modes (gloo's alltoall outside its loop
     // thread), saying so, as join_or_decline allows for a group size.
     if (status.code() == plugin::StatusCode::kUnsupported &&
         status.message().find("does not support") != std::string::npos) {
-      if (rank == 0) std::printf("  %s declines: %s\n", variant_label(GetParam()).c_str(),
-                                 status.message().c_str());
+      if (rank == 0)
+        std::printf("  %s declines: %s\n", variant_label(GetParam()).c_str(),
+                    status.message().c_str());
       return;
     }
     ASSERT_TRUE(status.is_ok()) << status.message();
@@ -254,8 +256,8 @@ class Conformance : public ::testing::TestWithParam<Variant> {
         ++wrong;
     }
     EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << " " << plugin::collective_name(collective)
-                         << " " << plugin::dtype_name(dtype) << " block " << block
-                         << " group of " << size;
+                         << " " << plugin::dtype_name(dtype) << " block " << block << " group of "
+                         << size;
   }
 
   // Every collective of API 4 the plugin lists, each dtype it lists, on the whole job and each
@@ -266,8 +268,9 @@ class Conformance : public ::testing::TestWithParam<Variant> {
     for (int k = 2; k <= world_size(); ++k) {
       MPI_Comm group = split_first_ranks(MPI_COMM_WORLD, k, nullptr);
       if (group != MPI_COMM_NULL) {
-        for (const auto collective : {plugin::Collective::kReduceScatter,
-                                      plugin::Collective::kAllgather, plugin::Collective::kAlltoall})
+        for (const auto collective :
+             {plugin::Collective::kReduceScatter, plugin::Collective::kAllgather,
+              plugin::Collective::kAlltoall})
           if (offers(collective))
             for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1001}})
               check_split<T>(group, collective, dtype, block);
@@ -354,7 +357,8 @@ TEST_P(Conformance, ProvidedMemoryMismatchFailsOnEveryRankOrSumsRight) {
   const auto refused_or_right = [&](float* data) {
     std::fill(shared.data(), shared.data() + kCount + 8, 1.0f);
     std::fill(host.begin(), host.end(), 1.0f);
-    const plugin::Status status = communicator->allreduce({data, kCount, plugin::DType::kFloat32}, {});
+    const plugin::Status status =
+        communicator->allreduce({data, kCount, plugin::DType::kFloat32}, {});
     if (!composed) {
       EXPECT_FALSE(status.is_ok());
       return;
@@ -522,31 +526,40 @@ TEST_P(Conformance, EveryRankGetsTheSameBits) {
   }
 }
 
-// Calls of one size follow each other as training steps do: a peer already in its next call
-// must not overwrite what a slower rank has yet to read of the last one. Exact small integers,
-// different in each call, so any element taken from the wrong call shows.
-TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
-  auto communicator = join_or_decline(MPI_COMM_WORLD);
-  if (!communicator) GTEST_SKIP() << "declined this group size";
-  constexpr std::size_t kCount = 1000;
+// 200 allreduces in a row, call k of count_of(k) elements: exact small integers, different in
+// each call, so any element taken from the wrong call shows. The elements wrong on this rank.
+std::size_t wrong_over_calls(plugin::Communicator& communicator,
+                             const std::function<std::size_t(int)>& count_of) {
   constexpr int kCalls = 200;
-  std::vector<float> data(kCount);
   std::size_t wrong = 0;
+  std::vector<float> data;
   for (int call = 0; call < kCalls; ++call) {
+    const std::size_t count = count_of(call);
     const double scale = call % 7 + 1;
-    for (std::size_t i = 0; i < kCount; ++i)
+    data.resize(std::max(data.size(), count));
+    for (std::size_t i = 0; i < count; ++i)
       data[i] = static_cast<float>(element(world_rank(), i) * scale);
     const plugin::Status status =
-        communicator->allreduce({data.data(), kCount, plugin::DType::kFloat32}, {});
-    ASSERT_TRUE(status.is_ok()) << status.message();
-    for (std::size_t i = 0; i < kCount; ++i) {
+        communicator.allreduce({data.data(), count, plugin::DType::kFloat32}, {});
+    EXPECT_TRUE(status.is_ok()) << status.message();
+    if (!status.is_ok()) return count;
+    for (std::size_t i = 0; i < count; ++i) {
       double expected = 0;
       for (int r = 0; r < world_size(); ++r) expected += element(r, i) * scale;
       wrong += static_cast<double>(data[i]) == expected ? 0 : 1;
     }
   }
-  EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << ": elements wrong over " << kCalls
-                       << " calls of " << kCount << " on rank " << world_rank();
+  return wrong;
+}
+
+// Calls of one size follow each other as training steps do: a peer already in its next call
+// must not overwrite what a slower rank has yet to read of the last one.
+TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
+  auto communicator = join_or_decline(MPI_COMM_WORLD);
+  if (!communicator) GTEST_SKIP() << "declined this group size";
+  EXPECT_EQ(wrong_over_calls(*communicator, [](int) { return std::size_t{1000}; }), 0u)
+      << variant_label(GetParam()) << ": elements wrong over calls of 1000 on rank "
+      << world_rank();
 }
 
 // Calls of a small and a larger size in turn (a bucket and the status of a training step; a
@@ -555,25 +568,12 @@ TEST_P(Conformance, BackToBackCallsOfOneSizeStayRight) {
 TEST_P(Conformance, CallsOfTwoSizesInTurnStayRight) {
   auto communicator = join_or_decline(MPI_COMM_WORLD);
   if (!communicator) GTEST_SKIP() << "declined this group size";
-  constexpr int kCalls = 200;
-  std::vector<float> data(70000);
-  std::size_t wrong = 0;
-  for (int call = 0; call < kCalls; ++call) {
-    const std::size_t count = call % 2 ? data.size() : 1000;
-    const double scale = call % 5 + 1;
-    for (std::size_t i = 0; i < count; ++i)
-      data[i] = static_cast<float>(element(world_rank(), i) * scale);
-    const plugin::Status status =
-        communicator->allreduce({data.data(), count, plugin::DType::kFloat32}, {});
-    ASSERT_TRUE(status.is_ok()) << status.message();
-    for (std::size_t i = 0; i < count; ++i) {
-      double expected = 0;
-      for (int r = 0; r < world_size(); ++r) expected += element(r, i) * scale;
-      wrong += static_cast<double>(data[i]) == expected ? 0 : 1;
-    }
-  }
-  EXPECT_EQ(wrong, 0u) << variant_label(GetParam()) << ": elements wrong over " << kCalls
-                       << " calls on rank " << world_rank();
+  const auto in_turn = [](int call) {
+    return call % 2 ? std::size_t{70000} : std::size_t{1000};
+  };
+  EXPECT_EQ(wrong_over_calls(*communicator, in_turn), 0u)
+      << variant_label(GetParam())
+      << ": elements wrong over calls of 1000 and 70000 in turn on rank " << world_rank();
 }
 
 TEST_P(Conformance, UninitialisedCommunicatorRefusesWork) {
