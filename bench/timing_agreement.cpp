@@ -6,6 +6,7 @@
 // tells what the trial adds from what the measurement does. Prints the median ratio
 // trial / plain with its range over rounds; the target is within 10% at every size.
 //   mpirun --bind-to none -np 2 ./build/timing_agreement [rounds]
+//   mpirun --bind-to none -np 2 ./build/timing_agreement --plain-only [--mpi-init]
 #include <mpi.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "collective/point_measurement.h"
 #include "loader/plugin_registry.h"
 #include "metrics/statistics.h"
+#include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/record_json.h"
 #include "run/trial_kinds.h"
@@ -120,14 +122,38 @@ void print(const std::map<std::uint64_t, Row>& rows, int rounds, int size) {
       outside, rounds, size);
 }
 
+// --plain-only: the plain loop alone, per size up to 64 KB, "plain_us BYTES US" per line: what
+// a process started as IMB starts (--mpi-init: MPI_Init) and one started as the harness starts
+// give, compared by scripts/timing_agreement across alternating jobs.
+int plain_only(int rank) {
+  std::vector<float> warm_send(1), warm_receive(1);
+  plain_loop_us(warm_send, warm_receive, false);  // the job's start is not the first size's
+  for (std::uint64_t bytes = 4; bytes <= (64u << 10); bytes *= 4) {
+    std::vector<float> send(bytes / 4, 0.0f), receive(bytes / 4, 0.0f);
+    const double us = plain_loop_us(send, receive, false);
+    if (rank == 0) std::printf("plain_us %llu %.4f\n", static_cast<unsigned long long>(bytes), us);
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+bool has_flag(int argc, char** argv, const std::string& flag) {
+  return std::find(argv + 1, argv + argc, flag) != argv + argc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);  // as the harness starts
+  if (has_flag(argc, argv, "--mpi-init"))
+    MPI_Init(&argc, &argv);  // as IMB and OSU start
+  else
+    MPI_Init_thread(&argc, &argv, harness::kThreadLevelWithoutOverlap,
+                    &provided);  // as the harness starts for a collective experiment
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (has_flag(argc, argv, "--plain-only")) return plain_only(rank);
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   const auto registry = harness::PluginRegistry::discover(harness::plugin_search_path({}));
   std::map<std::uint64_t, Row> rows;

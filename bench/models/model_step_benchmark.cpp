@@ -32,6 +32,7 @@
 #include "train/train_loop.h"
 #include "train/training_setup.h"
 #include "trial/backend_join.h"
+#include "mpi/mpi_runtime.h"
 
 namespace {
 
@@ -215,9 +216,8 @@ void register_trial(const harness::Trial& trial) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // As the harness does: overlap's communication thread needs MPI_THREAD_MULTIPLE.
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int provided = 0;  // as the harness starts (overlap's communication thread needs it)
+  MPI_Init_thread(&argc, &argv, harness::kThreadLevelWithOverlap, &provided);
   benchmark::Initialize(&argc, argv);
   torch::set_num_threads(1);
   std::vector<std::string> overrides;

@@ -1,6 +1,7 @@
 # Across hosts, on the test bed (scripts/testbed: 2 network-namespace hosts x 2 ranks, real
 # mpirun -H through an rsh agent): the conformance suite passes; a training trial on every CPU
-# backend finishes ok with bit-identical replicas, gloo listening on the bed's addresses (not
+# backend finishes ok with bit-identical replicas, the watchdog on (its connections to rank 0
+# cross the hosts), gloo listening on the bed's addresses (not
 # loopback: the same-host decision is MPI's, not the host name's); meta.json lists each rank's
 # host and local rank; MPI between the hosts needs TCP (without it the job fails, quickly);
 # Slurm with one slurmd per bed host runs the same training under srun -N 2 (that part is
@@ -40,10 +41,14 @@ for r in records:
     assert r["params_consistent"] is True, r["settings"]["backend"]
 gloo = records[2]["backend"]["algorithm"]
 assert "over tcp (198.18.0." in gloo, gloo
-ranks = json.load(open(os.path.join(d, "meta.json")))["binding"]["ranks"]
+meta = json.load(open(os.path.join(d, "meta.json")))
+ranks = meta["binding"]["ranks"]
 assert [r["host"] for r in ranks] == ["hxtb-h1", "hxtb-h1", "hxtb-h2", "hxtb-h2"], ranks
 assert [r["local_rank"] for r in ranks] == [0, 1, 0, 1], ranks
-print("ok: mpi, ring and gloo train across hosts;", gloo, "; hosts and local ranks in meta.json")
+# The watchdog's connections to rank 0 reach across hosts too (it is on, not off with a reason).
+assert meta["watchdog"].get("timeout_s"), meta["watchdog"]
+print("ok: mpi, ring and gloo train across hosts;", gloo, "; hosts and local ranks in meta.json;",
+      "the watchdog on")
 PY
 
 # Without the TCP BTL the two hosts cannot reach each other: MPI says so and the job ends.

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "mpi/mpi_runtime.h"
+
 namespace {
 
 int world_rank() {
@@ -54,9 +56,8 @@ void print_failures_of_this_rank() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // As the harness does: overlap's communication thread needs MPI_THREAD_MULTIPLE.
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int provided = 0;  // as the harness starts (overlap's communication thread needs it)
+  MPI_Init_thread(&argc, &argv, harness::kThreadLevelWithOverlap, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
   if (world_rank() != 0) delete listeners.Release(listeners.default_result_printer());

@@ -4,15 +4,13 @@
 
 namespace harness {
 
-MpiRuntime::MpiRuntime(int* argc, char*** argv) {
+MpiRuntime::MpiRuntime(int* argc, char*** argv, int thread_level) {
   // Started without mpirun (a dry run, a listing, world size 1), Open MPI's singleton would
   // start a daemon of its own first, for process management the harness never uses: a third
   // of such a run's start. A value the user set wins.
   setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
   int provided = 0;
-  // MPI is called from the main thread, the watchdog's thread (on a communicator of its own)
-  // and, with overlap, the training's communication thread; each checks what was provided.
-  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(argc, argv, thread_level, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);

@@ -10,13 +10,11 @@
 #include "common/exit_codes.h"
 #include "common/human_units.h"
 #include "common/watchdog_resolution.h"
-#include "mpi/mpi_runtime.h"
 
 namespace harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kReportTag = 7001;
 constexpr auto kPoll = std::chrono::duration<double>(kWatchdogPollSeconds);
 // How long rank 0 keeps collecting reports after the first, so that every waiting rank has
 // reported before the stuck ones are named.
@@ -48,14 +46,15 @@ Watchdog::Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang)
     : timeout_s_(timeout_s), on_hang_(std::move(on_hang)) {
   MPI_Comm_rank(world, &rank_);
   MPI_Comm_size(world, &size_);
-  const int level = mpi_thread_level();
   if (timeout_s <= 0) {
     inactive_reason_ = "timeout_s is 0";
-  } else if (level < MPI_THREAD_MULTIPLE) {
-    inactive_reason_ = "the MPI library gave no MPI_THREAD_MULTIPLE";
+    return;
   }
-  if (!inactive_reason_.empty()) return;
-  MPI_Comm_dup(world, &comm_);
+  channel_ = std::make_unique<ReportChannel>(world, sizeof(Report));
+  if (!channel_->open()) {
+    inactive_reason_ = channel_->problem();
+    return;
+  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -63,18 +62,6 @@ Watchdog::~Watchdog() {
   if (!thread_.joinable()) return;
   stop_ = true;
   thread_.join();
-  // Reports sent just as their operation finished are drained, never left pending.
-  MPI_Barrier(comm_);
-  for (int pending = 1; pending;) {
-    MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, kReportTag, comm_, &pending, &status);
-    if (pending) {
-      Report ignored;
-      MPI_Recv(&ignored, sizeof ignored, MPI_BYTE, status.MPI_SOURCE, kReportTag, comm_,
-               MPI_STATUS_IGNORE);
-    }
-  }
-  MPI_Comm_free(&comm_);
 }
 
 void Watchdog::enter(const char* operation, std::uint64_t step, int group_size) {
@@ -123,12 +110,10 @@ void Watchdog::member_loop() {
   Report report;
   std::int64_t reported_entry = -1;
   Clock::time_point reported_at;
-  MPI_Request request = MPI_REQUEST_NULL;
   while (!stop_) {
     std::this_thread::sleep_for(kPoll);
     if (overdue(&report) && reported_entry != entered_ns_.load()) {
-      if (request != MPI_REQUEST_NULL) MPI_Wait(&request, MPI_STATUS_IGNORE);
-      MPI_Isend(&report, sizeof report, MPI_BYTE, 0, kReportTag, comm_, &request);
+      channel_->send(&report);  // when rank 0 is gone, the check below names it
       reported_entry = entered_ns_.load();
       reported_at = Clock::now();
     }
@@ -144,7 +129,6 @@ void Watchdog::member_loop() {
       MPI_Abort(MPI_COMM_WORLD, kExitHung);
     }
   }
-  if (request != MPI_REQUEST_NULL) MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
 void Watchdog::leader_loop() {
@@ -154,13 +138,7 @@ void Watchdog::leader_loop() {
   bool collecting = false;
   while (!stop_) {
     std::this_thread::sleep_for(kPoll);
-    for (int pending = 1; pending;) {
-      MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, kReportTag, comm_, &pending, &status);
-      if (!pending) break;
-      Report report;
-      MPI_Recv(&report, sizeof report, MPI_BYTE, status.MPI_SOURCE, kReportTag, comm_,
-               MPI_STATUS_IGNORE);
+    for (Report report; channel_->receive(&report);) {
       if (report.rank > 0 && report.rank < size_) {
         reports[static_cast<std::size_t>(report.rank)] = report;
         reported[static_cast<std::size_t>(report.rank)] = true;

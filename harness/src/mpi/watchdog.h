@@ -2,8 +2,9 @@
 // training step of a trial runs as a WatchedOperation with a deadline. The job's watchdog is a
 // handle the sweep creates and hands to each trial in its TrialContext (nullptr: unwatched);
 // code below the trial takes it as a parameter. A rank whose current
-// operation has lasted longer than the timeout reports (operation, step, seconds) to rank 0 on
-// a communicator of its own, from a thread of its own. Rank 0 gathers the reports for a short
+// operation has lasted longer than the timeout reports (operation, step, seconds) to rank 0
+// from a thread of its own, over a TCP connection of its own (mpi/report_channel.h), never
+// through MPI: the collectives it watches keep MPI to the main thread. Rank 0 gathers the reports for a short
 // grace period, names the ranks that are not waiting in the same operation ("rank 1 has not
 // entered allreduce of step 812 for 60 s; ranks 0, 2, 3 are waiting"), hands the message to
 // the hang handler (which records the trial as hung and marks meta.json) and aborts the job
@@ -11,7 +12,7 @@
 //
 // A rank that is stopped reports nothing, which is how it is named. When rank 0 is the one
 // stopped, the others wait a further timeout for it and then abort with their own message.
-// Needs MPI_THREAD_MULTIPLE (checked; without it the watchdog stays off and says so).
+// When the connections cannot be made, the watchdog stays off and says why.
 #pragma once
 
 #include <mpi.h>
@@ -19,8 +20,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
+
+#include "mpi/report_channel.h"
 
 namespace harness {
 
@@ -31,7 +35,7 @@ class Watchdog {
 
   // Collective over `world`. timeout_s <= 0 leaves the watchdog off.
   Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang);
-  ~Watchdog();  // collective: stops the thread
+  ~Watchdog();  // stops the thread
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
@@ -60,7 +64,7 @@ class Watchdog {
   void member_loop();
   std::string compose(const Report* reports, int count) const;
 
-  MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate of world, for reports only
+  std::unique_ptr<ReportChannel> channel_;  // reports to rank 0
   int rank_ = 0;
   int size_ = 1;
   double timeout_s_ = 0;

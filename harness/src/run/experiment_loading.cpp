@@ -49,12 +49,21 @@ std::string read_experiment_file(const std::string& path, bool* ok) {
   return buffer.str();
 }
 
+Experiment parse_file_text(const CommandLine& cli, const std::string& text) {
+  return parse_experiment(text, cli.experiment_path, cli.overrides, trial_kind_schemas());
+}
+
+Experiment parse_recorded_text(const CommandLine& cli, const std::string& text) {
+  return parse_experiment(text, cli.resume + "/meta.json#/experiment", cli.overrides,
+                          trial_kind_schemas());
+}
+
 Experiment load_file(const CommandLine& cli, int rank) {
   bool ok = true;
   const std::string text = rank == 0 ? read_experiment_file(cli.experiment_path, &ok) : "";
   const std::string shared = share_from_leader(text, &ok);
   if (!ok) throw InputError(shared);
-  return parse_experiment(shared, cli.experiment_path, cli.overrides, trial_kind_schemas());
+  return parse_file_text(cli, shared);
 }
 
 // A results folder's meta.json; unset, with why, when it is missing, unreadable, newer than
@@ -77,11 +86,26 @@ Experiment load_recorded(const CommandLine& cli, int rank) {
   bool ok = meta.has_value();
   const auto text = share_from_leader(ok ? meta->experiment.dump() : problem, &ok);
   if (!ok) throw InputError(text + " to resume");
-  return parse_experiment(text, cli.resume + "/meta.json#/experiment", cli.overrides,
-                          trial_kind_schemas());
+  return parse_recorded_text(cli, text);
 }
 
 }  // namespace
+
+std::optional<Experiment> read_here_before_mpi(const CommandLine& cli) {
+  try {
+    bool ok = false;
+    if (!cli.experiment_path.empty()) {
+      const std::string text = read_experiment_file(cli.experiment_path, &ok);
+      if (ok) return parse_file_text(cli, text);
+    } else if (!cli.resume.empty()) {
+      std::string problem;
+      if (const auto meta = recorded_meta(cli.resume, &problem))
+        return parse_recorded_text(cli, meta->experiment.dump());
+    }
+  } catch (const std::exception&) {  // said by load_for_run, with MPI up
+  }
+  return std::nullopt;
+}
 
 Experiment load_for_run(const CommandLine& cli, int rank) {
   if (!cli.experiment_path.empty()) return load_file(cli, rank);
@@ -132,9 +156,10 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
   if (rank == 0 && ResultsStore::is_results_folder(cli.resume)) {
     const auto meta = recorded_meta(cli.resume, &problem);
     if (!meta) {
-      problem += ", so this experiment cannot be checked against the one whose trials the folder holds; "
-                "resuming could mix two experiments in one folder. Pass --extend to resume into "
-                "it anyway";
+      problem +=
+          ", so this experiment cannot be checked against the one whose trials the folder holds; "
+          "resuming could mix two experiments in one folder. Pass --extend to resume into "
+          "it anyway";
     } else {
       std::string listed;
       for (const auto& d : experiment_differences(meta->experiment, experiment.document))

@@ -3,6 +3,7 @@
 // gets the text, so only the launching host needs the file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,11 @@ namespace harness {
 
 // Collective over MPI_COMM_WORLD. Throws InputError.
 Experiment load_for_run(const CommandLine& cli, int rank);
+
+// The same experiment as this process alone can read it, before MPI starts (no MPI call):
+// nullopt when it cannot (the file is only on rank 0's host, the folder elsewhere) or the
+// experiment does not parse — load_for_run says why, the usual way, once MPI is up.
+std::optional<Experiment> read_here_before_mpi(const CommandLine& cli);
 
 // With --resume: the experiment (file and --set overrides applied) must be the one recorded in
 // the folder's meta.json, and read the same model files, or results of two experiments would

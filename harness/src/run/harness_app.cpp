@@ -16,15 +16,15 @@
 #include "mpi/string_broadcast.h"
 #include "record/record_reference.h"
 #include "record/record_schema.h"
-#include "run/run_meta_json.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
 #include "run/oversubscribed_worlds.h"
 #include "run/record_tools.h"
+#include "run/run_meta_json.h"
 #include "run/sweep_runner.h"
-#include "search/search_summary.h"
 #include "run/trial_validation.h"
+#include "search/search_summary.h"
 #include "spec/trial_expansion.h"
 
 namespace harness {
@@ -135,11 +135,26 @@ std::optional<int> listing_asked_for(const CommandLine& cli) {
   return std::nullopt;
 }
 
+// Overlap needs MPI called from a second thread; every other job is fastest at
+// MPI_THREAD_SINGLE (mpi/mpi_runtime.h). A rank that cannot read the experiment before MPI
+// starts asks for the level every trial can run under.
+int thread_level_for(const CommandLine& cli) {
+  const auto experiment = read_here_before_mpi(cli);
+  if (!experiment) return kThreadLevelWithOverlap;
+  try {
+    for (const Trial& trial : expand_trials(*experiment))
+      if (trial.settings.value("overlap", false)) return kThreadLevelWithOverlap;
+  } catch (const std::exception&) {  // said once MPI is up
+    return kThreadLevelWithOverlap;
+  }
+  return kThreadLevelWithoutOverlap;
+}
+
 }  // namespace
 
 int run_harness(const CommandLine& cli, int* argc, char*** argv) {
   if (const auto listed = listing_asked_for(cli)) return *listed;
-  MpiRuntime mpi(argc, argv);
+  MpiRuntime mpi(argc, argv, thread_level_for(cli));
   try {
     return run_experiment(cli, mpi);
   } catch (const InputError& e) {

@@ -99,12 +99,12 @@ GroupProblem evaluate_on_leader(const TrainSettings& settings, TrainingSetup& se
   return agree_on_problem(context.comm, local, context.watchdog);
 }
 
-// Overlap calls the communicator from a second thread while the watchdog's thread may call
-// MPI too: the library must allow concurrent calls.
+// Overlap calls the communicator from a second thread (the main thread waits for it before
+// it calls MPI again): the library must allow calls from more than one thread.
 GroupProblem thread_level_problem(const TrainSettings& settings) {
   const int level = mpi_thread_level();
-  if (!settings.overlap || level >= MPI_THREAD_MULTIPLE) return {};
-  return {TrialStatus::kFailed, "overlap needs MPI_THREAD_MULTIPLE; the MPI library provided " +
+  if (!settings.overlap || level >= MPI_THREAD_SERIALIZED) return {};
+  return {TrialStatus::kFailed, "overlap needs MPI_THREAD_SERIALIZED; the MPI library provided " +
                                     mpi_thread_level_name(level)};
 }
 

@@ -29,16 +29,19 @@
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/params.h"
+#include "harness/plugin/peer_address.h"
 #include "harness/plugin/register.h"
 #include "mpi_store.h"
-#include "peer_address.h"
 
 namespace harness::plugins {
 
+using plugin::address_reaching_every_peer;
 using plugin::BufferView;
 using plugin::Collective;
 using plugin::DType;
+using plugin::ranks_on_this_host;
 using plugin::Status;
+using plugin::whole_group_on_this_host;
 
 namespace {
 
@@ -65,23 +68,6 @@ bool bound_to_one_core() {
   cpu_set_t set;
   CPU_ZERO(&set);
   return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1;
-}
-
-int ranks_on_this_host(MPI_Comm comm) {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_size = 0;
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  return node_size;
-}
-
-bool whole_group_on_this_host(MPI_Comm comm) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  int all_local = ranks_on_this_host(comm) == size ? 1 : 0, everywhere = 0;
-  MPI_Allreduce(&all_local, &everywhere, 1, MPI_INT, MPI_MIN, comm);
-  return everywhere == 1;
 }
 
 // Whether this host's ranks of the group can each spin on a CPU of their own (the CPUs this

@@ -1,16 +1,24 @@
-#include "peer_address.h"
+// Which of this host's addresses the other ranks of a group can reach, for anything that opens
+// its own TCP connections beside MPI (gloo's transport, the host's watchdog). A host name says
+// nothing about which of the host's addresses the other hosts can reach (on the test bed, and
+// on clusters with a management and a data network, it resolves to the wrong one or to none),
+// so the ranks exchange their IPv4 interface addresses and each picks one of its own on a
+// subnet where every other rank has an address too. A group on one host uses loopback.
+#pragma once
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
+#include <mpi.h>
 #include <net/if.h>
 #include <netinet/in.h>
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
-namespace harness::plugins {
-namespace {
+namespace harness::plugin {
+namespace peer_address_detail {
 
 constexpr int kMaxInterfaces = 16;
 
@@ -21,7 +29,7 @@ struct Interface {
 using Interfaces = std::array<Interface, kMaxInterfaces>;
 
 // This host's IPv4 interfaces that are up, loopback excluded.
-Interfaces local_interfaces() {
+inline Interfaces local_interfaces() {
   Interfaces found{};
   ifaddrs* list = nullptr;
   if (getifaddrs(&list) != 0) return found;
@@ -37,22 +45,43 @@ Interfaces local_interfaces() {
   return found;
 }
 
-bool has_address_in(const Interfaces& peer, const Interface& subnet) {
+inline bool has_address_in(const Interfaces& peer, const Interface& subnet) {
   for (const Interface& i : peer)
     if (i.address && (i.address & subnet.netmask) == (subnet.address & subnet.netmask)) return true;
   return false;
 }
 
-std::string dotted(std::uint32_t address) {
+inline std::string dotted(std::uint32_t address) {
   in_addr raw{htonl(address)};
   char text[INET_ADDRSTRLEN] = {0};
   inet_ntop(AF_INET, &raw, text, sizeof text);
   return text;
 }
 
-}  // namespace
+}  // namespace peer_address_detail
 
-std::string address_reaching_every_peer(MPI_Comm comm, std::string* why) {
+// Collective over comm: how many of its ranks run on this host.
+inline int ranks_on_this_host(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  return node_size;
+}
+
+// Collective over comm: whether every rank of comm runs on this host.
+inline bool whole_group_on_this_host(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  int all_local = ranks_on_this_host(comm) == size ? 1 : 0, everywhere = 0;
+  MPI_Allreduce(&all_local, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  return everywhere == 1;
+}
+
+// Collective over comm. The chosen dotted address, or "" with the reason in *why.
+inline std::string address_reaching_every_peer(MPI_Comm comm, std::string* why) {
+  using namespace peer_address_detail;
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -71,4 +100,4 @@ std::string address_reaching_every_peer(MPI_Comm comm, std::string* why) {
   return {};
 }
 
-}  // namespace harness::plugins
+}  // namespace harness::plugin
