@@ -75,12 +75,6 @@ sockaddr_in ipv4(const std::string& address, int port) {
   return endpoint;
 }
 
-// The address rank 0 listens on; collective over comm. "" and *why when there is none.
-std::string leader_address(MPI_Comm comm, std::string* why) {
-  if (plugin::whole_group_on_this_host(comm)) return "127.0.0.1";
-  return plugin::address_reaching_every_peer(comm, why);
-}
-
 // A listening socket on address, any port: its descriptor and "address:port", or the reason.
 std::string listen_on(const std::string& address, int backlog, int* listener, std::string* where) {
   *listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -127,7 +121,7 @@ void ReportChannel::close_all() {
 // each other rank, which names itself first.
 std::string ReportChannel::listen_and_accept(MPI_Comm comm) {
   std::string why, where;
-  const std::string address = leader_address(comm, &why);
+  const std::string address = plugin::address_for_group(comm, &why);
   int listener = -1;
   if (!address.empty()) why = listen_on(address, size_, &listener, &where);
   broadcast_string(why.empty() ? where : "!" + why, 0, comm);
@@ -155,7 +149,7 @@ std::string ReportChannel::listen_and_accept(MPI_Comm comm) {
 // A member: connects to where rank 0 listens and names itself.
 std::string ReportChannel::connect_to_leader(MPI_Comm comm) {
   std::string ignored;
-  leader_address(comm, &ignored);  // collective: rank 0's choice is the one that counts
+  plugin::address_for_group(comm, &ignored);  // collective: rank 0's choice is the one that counts
   const std::string where = broadcast_string("", 0, comm);
   if (where.empty() || where[0] == '!') return "rank 0 could not listen: " + where.substr(1);
   const std::size_t colon = where.rfind(':');

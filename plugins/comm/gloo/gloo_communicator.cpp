@@ -35,13 +35,11 @@
 
 namespace harness::plugins {
 
-using plugin::address_reaching_every_peer;
 using plugin::BufferView;
 using plugin::Collective;
 using plugin::DType;
 using plugin::ranks_on_this_host;
 using plugin::Status;
-using plugin::whole_group_on_this_host;
 
 namespace {
 
@@ -160,16 +158,13 @@ class GlooCommunicator final : public plugin::Communicator {
       } else if (!hostname_.empty()) {
         attr.hostname = hostname_;
         address_ = hostname_;
-      } else if (whole_group_on_this_host(group.comm)) {
-        attr.hostname = "127.0.0.1";
-        address_ = "loopback";
       } else {
         std::string why;
-        attr.hostname = address_reaching_every_peer(group.comm, &why);
+        attr.hostname = plugin::address_for_group(group.comm, &why);
         if (attr.hostname.empty())
           return Status::unavailable("gloo across hosts: " + why +
                                      "; give backend_params interface or hostname");
-        address_ = attr.hostname;
+        address_ = attr.hostname == plugin::kLoopback ? "loopback" : attr.hostname;
       }
       auto device = gloo::transport::tcp::CreateDevice(attr);
       context_ = std::make_shared<gloo::rendezvous::Context>(group.rank, group.size, bcube_base_);

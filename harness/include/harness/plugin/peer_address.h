@@ -100,4 +100,12 @@ inline std::string address_reaching_every_peer(MPI_Comm comm, std::string* why) 
   return {};
 }
 
+// Collective over comm: where a rank of comm should listen for the others — loopback when the
+// whole group is on this host, else an address every peer reaches; "" with *why when none.
+constexpr const char* kLoopback = "127.0.0.1";
+inline std::string address_for_group(MPI_Comm comm, std::string* why) {
+  if (whole_group_on_this_host(comm)) return kLoopback;
+  return address_reaching_every_peer(comm, why);
+}
+
 }  // namespace harness::plugin
