@@ -164,6 +164,11 @@ int main(int argc, char** argv) {
     // The measurement alone, on the same backend: no gate wait, no watchdog, host memory.
     const auto joined = harness::join_backend(context, "mpi", harness::Json::object(),
                                               harness::plugin::DType::kFloat32, false);
+    if (joined.problem.any()) {  // e.g. no mpi plugin beside the binary (build/plugins)
+      if (rank == 0) std::fprintf(stderr, "timing_agreement: %s\n", joined.problem.reason.c_str());
+      MPI_Finalize();
+      return 2;
+    }
     harness::CollectiveSettings settings;
     settings.min_time_s = kMinTimeS;
     settings.check = false;

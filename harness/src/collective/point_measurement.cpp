@@ -23,6 +23,11 @@ using Clock = std::chrono::steady_clock;
 // before it are small beside it (IMB and OSU size their loops the same way).
 constexpr double kLoopSampleSeconds = 1e-3;
 constexpr int kMaxCallsPerSample = 1 << 20;
+// Untimed back-to-back calls just before the samples, after the quiet gate's wait: the wait
+// leaves the cores idle, and the first milliseconds of calls after it ran about 5–10% slower
+// on a 4 B allreduce (only the first message size of a trial showed it). Calls that take
+// longer than this get none.
+constexpr double kSettleSeconds = 10e-3;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -90,6 +95,7 @@ double warm_up(const PointBenchmark& b, const Buffers& buffers) {
 struct SamplePlan {
   int calls_per_sample = 1;
   int samples = 1;
+  int settle_calls = 0;  // untimed calls before the samples
 };
 
 SamplePlan plan_samples(const PointBenchmark& b, double seconds_per_call) {
@@ -101,13 +107,25 @@ SamplePlan plan_samples(const PointBenchmark& b, double seconds_per_call) {
   const double for_time = std::ceil(b.settings.min_time_s / (per_call * plan.calls_per_sample));
   plan.samples = static_cast<int>(
       std::clamp(std::max<double>(b.settings.iters, for_time), 1.0, double(b.settings.max_iters)));
+  plan.settle_calls =
+      static_cast<int>(std::min(std::floor(kSettleSeconds / per_call), double(kMaxCallsPerSample)));
   return plan;
+}
+
+// The plan's untimed calls, after one barrier (every rank makes the same number).
+void settle(const PointBenchmark& b, const Buffers& buffers, SamplePlan plan) {
+  if (plan.settle_calls == 0) return;
+  WatchedOperation watched(b.context.watchdog, "collective settling calls", 0, b.context.size);
+  check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+  for (int i = 0; i < plan.settle_calls; ++i) call(b, buffers);
+  throw_if_failed(b.communicator.synchronize(), "synchronize");
 }
 
 // Loop timing: back-to-back calls after one barrier, on zeros (a sum of zeros stays zero, so
 // thousands of in-place calls never overflow). Seconds per call, one value per sample.
 std::vector<double> time_loops(const PointBenchmark& b, Buffers& buffers, SamplePlan plan) {
   buffers.input.zero_();
+  settle(b, buffers, plan);
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     // Watched per sample, not per call: a few atomic stores would show in a 4 B call.
@@ -124,6 +142,8 @@ std::vector<double> time_loops(const PointBenchmark& b, Buffers& buffers, Sample
 
 // Per-iteration timing: each call starts from the rank's data, after a barrier.
 std::vector<double> time_iterations(const PointBenchmark& b, Buffers& buffers, SamplePlan plan) {
+  buffers.input.zero_();  // settling sums zeros (no overflow); each sample copies its data in
+  settle(b, buffers, plan);
   std::vector<double> seconds;
   for (int sample = 0; sample < plan.samples; ++sample) {
     WatchedOperation watched(b.context.watchdog, "collective sample",
@@ -188,8 +208,9 @@ CollectivePoint measure_point(const PointBenchmark& b, std::int64_t count) {
     return b.settings.timing == CollectiveTiming::kLoop ? time_loops(b, buffers, plan)
                                                         : time_iterations(b, buffers, plan);
   });
-  CollectivePoint point = summarise_point(b, static_cast<std::uint64_t>(count), plan,
-                                          max_over_ranks(seconds, b.context.comm, b.context.watchdog));
+  CollectivePoint point =
+      summarise_point(b, static_cast<std::uint64_t>(count), plan,
+                      max_over_ranks(seconds, b.context.comm, b.context.watchdog));
   if (b.gate.active()) point.slowdown = b.gate.last_slowdown();
   point.noisy = point.noisy || !b.gate.last_quiet();
   if (b.settings.check) point.wrong = count_wrong(b, buffers, count);
