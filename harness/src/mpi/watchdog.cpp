@@ -139,6 +139,8 @@ void Watchdog::leader_loop() {
   while (!stop_) {
     std::this_thread::sleep_for(kPoll);
     for (Report report; channel_->receive(&report);) {
+      // Bytes off a socket: the name is used as a C string, so it must end within its array.
+      report.operation[sizeof report.operation - 1] = '\0';
       if (report.rank > 0 && report.rank < size_) {
         reports[static_cast<std::size_t>(report.rank)] = report;
         reported[static_cast<std::size_t>(report.rank)] = true;
