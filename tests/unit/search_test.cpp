@@ -8,8 +8,10 @@
 #include <map>
 
 #include "common/input_error.h"
+#include "common/json_schema_check.h"
 #include "search/rung_decision.h"
 #include "search/search_planner.h"
+#include "search/search_summary.h"
 #include "spec/experiment.h"
 #include "spec/trial_expansion.h"
 #include "test_support.h"
@@ -313,6 +315,22 @@ TEST(SearchPlanner, AClearWinnerOfTheScreeningIsTimedOnTheWholeWindow) {
   ASSERT_TRUE(state.winner);
   EXPECT_EQ(s.configurations[state.winner->configuration].settings["batch_size"], 256);
   EXPECT_EQ(state.winner->standing.values, 3);
+}
+
+// search.json follows its own schema with a runner-up and without one (null, not an object).
+TEST(SearchPlanner, SearchJsonFollowsItsSchemaWithAndWithoutARunnerUp) {
+  ScriptedSearch close(R"({"objective": "samples_per_s", "max_repetitions": 9})");
+  const Json with = to_json(close.planner().summary(close.run(scripted_rate), close.records));
+  EXPECT_TRUE(with["runner_up_figure"].is_object());
+  EXPECT_EQ(schema_problems(search_json_schema(), with), std::vector<std::string>{});
+
+  ScriptedSearch clear(R"({"objective": "samples_per_s", "max_repetitions": 9})",
+                       R"({"batch_size": [16, 256]})");
+  const SearchState state = clear.run(scripted_rate);
+  EXPECT_FALSE(state.runner_up) << "batch 16 is clearly worse: no runner-up";
+  const Json without = to_json(clear.planner().summary(state, clear.records));
+  EXPECT_TRUE(without["runner_up_figure"].is_null());
+  EXPECT_EQ(schema_problems(search_json_schema(), without), std::vector<std::string>{});
 }
 
 TEST(SearchPlanner, AWholeWindowFirstRungScreensNothing) {

@@ -29,7 +29,11 @@ Json object_schema(const std::vector<const DeclaredField*>& fields, const std::s
   for (const DeclaredField* field : fields) {
     if (parent_of(field->path) != path) continue;
     Json schema = field->schema;
-    if (may_be(schema, "object")) schema.update(object_schema(fields, field->path));
+    if (may_be(schema, "object")) {
+      const Json declared_type = schema["type"];  // "object", or ["object", "null"]: kept
+      schema.update(object_schema(fields, field->path));
+      schema["type"] = declared_type;
+    }
     if (may_be(schema, "array") && may_be(schema["items"], "object"))
       schema["items"] = object_schema(fields, field->path + "[]");
     properties[key_of(field->path)] = std::move(schema);
