@@ -15,7 +15,10 @@ so its false alarms are at most these. Writes selftest.json to --out.
 
 --check: a gate with the mpi backend 50% slower must fail naming an mpi benchmark, and a gate
 of the build against itself on the same benchmarks must pass; exit 0 when both hold. Either
-verdict may take a second gate (a busy neighbour can slow one side's round), never a third."""
+verdict may take a second gate (a busy neighbour can slow one side's round), never a third.
+It gates the comm suite's mpi benchmarks only: the harness suite's runs of the whole
+experiment take most of a gate's time and add nothing to what the check asks (the gate's
+handling is the same for every suite; the full self-test measures both)."""
 
 import argparse
 import datetime
@@ -31,6 +34,9 @@ SLOWED_PLUGINS = os.path.join(ROOT, "build", "tests", "slowed_plugin")
 # The benchmarks that call the mpi backend through the plugin: the ones a slowed plugin slows.
 MPI_SUITES = "comm,harness"
 MPI_FILTER = r"allreduce/mpi/plugin/(4|256|65536|1048576)/|backend:mpi"
+# --check's: the comm suite's mpi benchmarks through the plugin.
+CHECK_SUITES = "comm"
+CHECK_FILTER = r"allreduce/mpi/plugin/(4|256|65536|1048576)/"
 THRESHOLDS = (0.10, 0.15, 0.20, 0.30)
 ALPHAS = (0.001, 0.01, 0.05)
 
@@ -66,7 +72,7 @@ def gate_until(out, label, slowdown, expected):
     verdict is the noise; two in a row are the gate. Returns the accepted verdict or None."""
     for attempt in (1, 2):
         code, verdict, text = gate(os.path.join(out, f"{label}-{attempt}"), slowdown,
-                                   MPI_SUITES, MPI_FILTER)
+                                   CHECK_SUITES, CHECK_FILTER)
         print(text[-2500:])
         if expected(code, verdict):
             return verdict

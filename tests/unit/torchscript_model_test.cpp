@@ -2,6 +2,7 @@
 // validation forward on the data set's shape, the module's own score() and loss(), buffers
 // and frozen parameters, attributes, and the model file's content in the trial key.
 #include <gtest/gtest.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
 
 #include <filesystem>
@@ -122,6 +123,35 @@ TEST_F(TorchScriptModel, OwnScoreAndLossReplaceTheReconstructionError) {
   EXPECT_TRUE(training_loss(*own_loss, x).equal((out - x).abs().mean()));
   EXPECT_EQ(describe_objective(*own_loss).loss, "model loss(x, output)");
   EXPECT_EQ(describe_objective(*dense).score, "reconstruction mse per sample");
+}
+
+// The graph executor's optimising passes are off unless asked for: without them the module's
+// graph runs no autodiff subgraph (LibTorch's autograd differentiates each operator, as for the
+// built-in models); with them it does; the two give the same gradients.
+TEST_F(TorchScriptModel, TheGraphExecutorsOptimisationsAreOptIn) {
+  const auto x = torch::randn({8, 20});
+  const auto gradients_and_graph = [&](const Json& params) {
+    auto model = load("dense", params);
+    std::vector<at::Tensor> gradients;
+    std::string forward_graph;
+    for (int call = 0; call < 3; ++call) {  // the profiling executor optimises after its first
+      for (auto& p : model->parameters()) p.mutable_grad() = at::Tensor();
+      const at::Tensor loss = training_loss(*model, x);
+      forward_graph = torch::jit::lastExecutedOptimizedGraph()->toString();
+      loss.backward();
+    }
+    for (const auto& p : model->parameters()) gradients.push_back(p.grad().clone());
+    return std::make_pair(gradients, forward_graph);
+  };
+  const auto [plain, plain_graph] = gradients_and_graph(Json::object());
+  const auto [optimised, optimised_graph] = gradients_and_graph({{"optimize", true}});
+  EXPECT_EQ(plain_graph.find("prim::DifferentiableGraph"), std::string::npos) << plain_graph;
+  EXPECT_NE(optimised_graph.find("prim::DifferentiableGraph"), std::string::npos) << optimised_graph;
+  ASSERT_EQ(plain.size(), optimised.size());
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    EXPECT_TRUE(torch::allclose(plain[i], optimised[i], 1e-5, 1e-6)) << "parameter " << i;
+  EXPECT_TRUE(torch::jit::getGraphExecutorOptimize()) << "a call left the executor's switch off";
+  EXPECT_CONTAINS(error_of({{"path", module("dense")}, {"optimize", "yes"}}), "optimize");
 }
 
 TEST_F(TorchScriptModel, BuffersAndFrozenParametersAreState) {
