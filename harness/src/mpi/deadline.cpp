@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "common/exit_codes.h"
+#include "common/failure_text.h"
 
 namespace harness {
 
@@ -42,10 +44,15 @@ void Deadline::expire(double timeout_s) {
     std::lock_guard<std::mutex> lock(mutex_);
     activity = activity_.empty() ? "its work" : activity_;
   }
+  // Under an address-space limit a library may retry a failed allocation for ever (OpenBLAS
+  // does, for its buffers): the limit is then the likely cause, and is named.
+  std::string limit = address_space_limit_text();
+  if (!limit.empty())
+    limit = "; " + limit + "; a library retrying a failed allocation never returns under it";
   std::fprintf(stderr,
                "harness: error: %s: %s has not returned after %g s (timeout_s); it would hang "
-               "every trial, so the job ends here (exit status %d)\n",
-               subject_.c_str(), activity.c_str(), timeout_s, kExitHung);
+               "every trial, so the job ends here (exit status %d)%s\n",
+               subject_.c_str(), activity.c_str(), timeout_s, kExitHung, limit.c_str());
   std::fflush(stderr);
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
