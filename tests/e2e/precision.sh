@@ -8,11 +8,12 @@ experiment() {  # ORDER -> an experiment file
   cat > "$WORK/$1.json" <<JSON
 {"name": "precision-$1", "seed": 5, "repetitions": 3, "order": "$1", "parts": [
   {"name": "train", "kind": "train",
-   "settings": {"dataset": {"rows": 1000}, "epochs": 1, "min_time_s": 0.05, "noise_cv_threshold": 0},
+   "settings": {"dataset": {"rows": 1000}, "epochs": 1, "min_time_s": 0.05, "noise_cv_threshold": 0,
+                "quiet_wait_s": 0},
    "sweep": {"world_size": [1, 2]}},
   {"name": "coll", "kind": "collective",
    "settings": {"world_size": 2, "min_bytes": 1024, "max_bytes": 65536, "step_factor": 64,
-                "iters": 5, "min_time_s": 0.01},
+                "iters": 5, "min_time_s": 0.01, "quiet_wait_s": 0},
    "sweep": {"backend": ["mpi", "ring"]}}]}
 JSON
   echo "$WORK/$1.json"

@@ -14,7 +14,7 @@ e["repetitions"] = 1
 e.pop("estimator"); e.pop("estimator_k")
 for part in e["parts"]:
     s = part["settings"]
-    s.update({"max_steps": 6, "warmup_steps": 1, "min_time_s": 0.05})
+    s.update({"max_steps": 6, "warmup_steps": 1, "min_time_s": 0.05, "quiet_wait_s": 0})
     part["sweep"].pop("world_size", None)
     # Two backends here: every CPU backend trains sharded in the mpirun tests.
     part["sweep"]["backend, backend_params"] = [["mpi", {}], ["shm", {}]]
