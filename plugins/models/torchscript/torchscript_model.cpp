@@ -64,8 +64,7 @@ class TorchScriptModel final : public plugin::Model {
   }
 
   Status forward(const at::Tensor& input, at::Tensor* output) noexcept override {
-    return script_guarded("forward", [&] {
-      const torch::jit::GraphOptimizerEnabledGuard executor(optimize_);
+    return call("forward", [&] {
       const c10::IValue result = module_.forward({input});
       if (!result.isTensor())
         return Status::invalid_argument("the module's forward returned " + result.tagKind() +
@@ -77,15 +76,13 @@ class TorchScriptModel final : public plugin::Model {
 
   Status loss(const at::Tensor& input, const at::Tensor& output,
               at::Tensor* loss) noexcept override {
-    return script_guarded("loss", [&] {
-      const torch::jit::GraphOptimizerEnabledGuard executor(optimize_);
+    return call("loss", [&] {
       return tensor_of(module_.get_method("loss")({input, output}), "loss", loss);
     });
   }
 
   Status score(const at::Tensor& input, at::Tensor* scores) noexcept override {
-    return script_guarded("score", [&] {
-      const torch::jit::GraphOptimizerEnabledGuard executor(optimize_);
+    return call("score", [&] {
       return tensor_of(module_.get_method("score")({input}), "score", scores);
     });
   }
@@ -116,6 +113,15 @@ class TorchScriptModel final : public plugin::Model {
   }
 
  private:
+  // One of the module's methods, guarded, with the executor's passes as `optimize` asks.
+  template <class Body>
+  Status call(const char* what, Body&& body) noexcept {
+    return script_guarded(what, [&] {
+      const torch::jit::GraphOptimizerEnabledGuard executor(optimize_);
+      return body();
+    });
+  }
+
   static Status tensor_of(const c10::IValue& result, const char* method, at::Tensor* out) {
     if (!result.isTensor())
       return Status::invalid_argument(std::string("the module's ") + method + "() returned " +
