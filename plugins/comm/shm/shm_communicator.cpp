@@ -3,13 +3,17 @@
 // declined (the trial is skipped, naming the hosts). Params: chunk_bytes (the pipelining unit
 // and each rank's slot in the segment, default 256 KiB; larger buffers go through in chunks),
 // one_shot_max_bytes (default 8 KiB: buffers up to this size are summed in one meeting),
-// provide_memory (default true: the host's buffers are placed in segments every rank maps, and
-// those larger than a chunk are reduced there in place, without staging copies; false: the
-// host's own memory), cross_memory (default false) and cross_memory_min_bytes (default 1 MiB):
+// provide_memory (default true: the host's buffers are placed in segments every rank maps;
+// false: the host's own memory), in_place (default false: buffers in provided memory larger than
+// a chunk are staged like any others; true: reduced in place, each rank reading its peers'
+// buffers, without staging copies), cross_memory (default false) and cross_memory_min_bytes (default 1 MiB):
 // buffers in the host's own memory of at least that size are read from the peers by
 // cross-memory attach where the kernel allows it (probed at init) instead of being staged.
 // Cross-memory attach costs a system call and page pinning per chunk, which staging does not,
-// hence off by default (docs/benchmarks.md, "Figures behind the defaults"). reduce_scatter,
+// hence off by default (docs/benchmarks.md, "Figures behind the defaults"); so is reducing in
+// place: the peers' buffers are read long after they were written, from memory or a far cache,
+// while a staged chunk is read just after its owner wrote it, from a near one (2.4x faster at
+// 4 MB on a 2-vCPU VM under its neighbours' load, never slower in quieter hours). reduce_scatter,
 // allgather and alltoall go through the segment's slots too (shm_collectives.h).
 #include <mpi.h>
 
@@ -55,13 +59,14 @@ class ShmCommunicator final : public plugin::Communicator {
 
   explicit ShmCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory",
-                                 "cross_memory", "cross_memory_min_bytes"});
+                                 "in_place", "cross_memory", "cross_memory_min_bytes"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
     const auto half_chunk = static_cast<long long>(chunk_bytes_ / 2);
     one_shot_max_bytes_ = static_cast<std::size_t>(params.integer(
         "one_shot_max_bytes", std::min(kOneShotMaxBytes, half_chunk), 0, half_chunk));
     provide_memory_ = params.boolean("provide_memory", true);
+    in_place_ = params.boolean("in_place", false);
     cross_memory_ = params.boolean("cross_memory", false);
     cross_memory_min_bytes_ =
         static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
@@ -154,7 +159,8 @@ class ShmCommunicator final : public plugin::Communicator {
   std::string describe() const override {
     std::string text = "shared-memory reduce-scatter+allgather, chunk " +
                        std::to_string(chunk_bytes_) + " B" +
-                       (provide_memory_ ? ", provides memory" : "");
+                       (provide_memory_ ? ", provides memory" : "") +
+                       (provide_memory_ && in_place_ ? ", reduced in place" : "");
     if (!cross_memory_) return text;
     if (!cross_memory_problem_.empty())
       return text + ", no cross-memory attach (" + cross_memory_problem_ + ")";
@@ -204,8 +210,8 @@ class ShmCommunicator final : public plugin::Communicator {
     return Status::ok();
   }
 
-  // In place where every rank's buffer lies in provided memory and is larger than a chunk
-  // (one chunk is staged faster: two meetings instead of three); small buffers in one meeting
+  // In place when asked for, where every rank's buffer lies in provided memory and is larger
+  // than a chunk (one chunk is staged faster: two meetings instead of three); small buffers in one meeting
   // (sum_one_shot); else large buffers by cross-memory attach when asked for and the kernel
   // allows it; the rest staged through the segment. Ranks that disagree (element count or type,
   // provided memory on some ranks only) fail alike.
@@ -213,7 +219,7 @@ class ShmCommunicator final : public plugin::Communicator {
   Status sum(T* data, const BufferView& buffer) {
     using Path = ShmAllreduce::Path;
     const ProvidedMemory::Place place = memory_->find(data, buffer.bytes());
-    if (place.allocation != 0 && buffer.bytes() > chunk_bytes_) {
+    if (in_place_ && place.allocation != 0 && buffer.bytes() > chunk_bytes_) {
       const ShmAllreduce::Call call{Path::kProvided, place.allocation, place.offset, buffer.count,
                                     sizeof(T)};
       if (reduce_->sum_in_place<T>(call, [&](int r) { return memory_->at(place, r); }))
@@ -277,6 +283,7 @@ class ShmCommunicator final : public plugin::Communicator {
   SharedSegment segment_;
   std::unique_ptr<ShmAllreduce> reduce_;
   bool provide_memory_ = true;
+  bool in_place_ = false;
   std::unique_ptr<ProvidedMemory> memory_;
   bool cross_memory_ = false;
   std::size_t cross_memory_min_bytes_ = 0;
