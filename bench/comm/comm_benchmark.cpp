@@ -5,8 +5,8 @@
 // MPI_Bcast, MPI_Alltoall), sizes as nccl-tests gives them (the whole buffer). Runs under mpirun (scripts/comm_benchmark); every rank makes the same
 // calls (collective_benchmark.h) and rank 0 reports. After Google Benchmark's table, the
 // plugin/direct time ratio per size with its uncertainty and the latency the plugin adds. The
-// shm backend also reduces buffers in the memory it provides, beside its staging path and
-// beside one thread's memcpy of the same bytes (the memory system's yardstick).
+// shm backend also reduces buffers in the memory it provides, staged and in place, beside one
+// thread's memcpy of the same bytes (the memory system's yardstick).
 #include <mpi.h>
 
 #include <gloo/allreduce_ring.h>
@@ -272,6 +272,9 @@ void register_benchmarks() {
   register_sizes(register_collective("allreduce/shm/provided", [](CollectiveState& state) {
     provided_allreduce(state, "shm", Json::object());
   }));
+  register_sizes(register_collective("allreduce/shm/in_place", [](CollectiveState& state) {
+    provided_allreduce(state, "shm", Json{{"in_place", true}});
+  }));
   register_sizes(register_collective("allreduce/shm/memcpy", one_thread_memcpy));
   plugin("allreduce/nccl/plugin", "nccl", Json::object());
   for (const Collective collective : {Collective::kReduceScatter, Collective::kAllgather,
@@ -302,7 +305,9 @@ int main(int argc, char** argv) {
   harness::bench::PairedRatioReporter reporter(
       {{"plugin", "direct", "targets: ratio <= 1.05, added <= 1 us at 4 B"},
        {"provided", "plugin",
-        "shm reducing buffers in the memory it provides against staging them through its segment"},
+        "shm with buffers in the memory it provides against buffers in the host's memory"},
+       {"in_place", "provided",
+        "shm reducing buffers in the memory it provides in place against staging them"},
        {"provided", "memcpy",
         "shm in provided memory against one thread's memcpy of the message: at world size 2, "
         "1 / ratio = busbw as a share of the copy's speed"}});

@@ -15,7 +15,8 @@ cat > "$WORK/shm.json" <<'JSON'
   {"name": "allreduce", "kind": "collective",
    "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 4194304, "step_factor": 16,
                 "iters": 5, "min_time_s": 0.01, "quiet_wait_s": 0},
-   "sweep": {"backend, backend_params": [["shm", {}], ["shm", {"chunk_bytes": 4096, "provide_memory": false}],
+   "sweep": {"backend, backend_params": [["shm", {}], ["shm", {"in_place": true}],
+                                          ["shm", {"chunk_bytes": 4096, "provide_memory": false}],
                                           ["shm", {"provide_memory": false, "cross_memory": true}]],
              "dtype": ["fp32", "fp16"]}},
   {"name": "training", "kind": "train",
@@ -33,7 +34,7 @@ $MPIRUN -np 2 "$HARNESS" "$WORK/shm.json" --results-dir "$WORK/a" -q
 py "$(only_run_dir "$WORK/a")" <<'PY'
 import json, os, sys
 records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
-assert len(records) == 12 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
+assert len(records) == 14 and all(r["status"] == "ok" for r in records), [(r["status"], r.get("reason")) for r in records]
 for r in records:
     if r["kind"] == "collective":
         assert all(p["wrong"] == 0 for p in r["points"]), r["points"]
@@ -49,6 +50,9 @@ for r in records:
     if reaches:
         m = r["memcpy"]
         assert m["bytes"] == 64 << 20 and m["before_gbps"] > 0.1 and m["after_gbps"] > 0.1, m
+in_place = [r for r in records if r["settings"]["backend_params"].get("in_place")]
+assert len(in_place) == 2 and all("reduced in place" in r["backend"]["algorithm"] for r in in_place), \
+    [r["backend"] for r in in_place]
 cma = [r for r in records if r["kind"] == "collective" and r["settings"]["backend_params"].get("cross_memory")]
 assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in cma), [r["backend"] for r in cma]
 composed = [r for r in records if r["part"] == "composed"][0]
