@@ -2,11 +2,12 @@
 // MPI_Allreduce loop; a gloo AllreduceRing loop on the plugin's device and rendezvous), fp32
 // sum, 4 B to 64 MB; reduce_scatter, allgather, broadcast and alltoall through every plugin
 // that offers them, and through MPI directly (MPI_Reduce_scatter_block, MPI_Allgather,
-// MPI_Bcast, MPI_Alltoall), sizes as nccl-tests gives them (the whole buffer). Runs under mpirun (scripts/comm_benchmark); every rank makes the same
-// calls (collective_benchmark.h) and rank 0 reports. After Google Benchmark's table, the
-// plugin/direct time ratio per size with its uncertainty and the latency the plugin adds. The
-// shm backend also reduces buffers in the memory it provides, staged and in place, beside one
-// thread's memcpy of the same bytes (the memory system's yardstick).
+// MPI_Bcast, MPI_Alltoall), sizes as nccl-tests gives them (the whole buffer). Runs under mpirun
+// (scripts/comm_benchmark); every rank makes the same calls (collective_benchmark.h) and rank 0
+// reports. After Google Benchmark's table, the plugin/direct time ratio per size with its
+// uncertainty and the latency the plugin adds. The shm backend also reduces buffers in the memory
+// it provides, staged and in place, beside one thread's memcpy of the same bytes (the memory
+// system's yardstick).
 #include <mpi.h>
 
 #include <gloo/allreduce_ring.h>
@@ -190,7 +191,8 @@ struct Buffers {
 
 Buffers buffers_for(Collective collective, std::int64_t bytes) {
   const auto ranks = static_cast<std::size_t>(world().size);
-  const std::size_t whole = std::max<std::size_t>(ranks, static_cast<std::size_t>(bytes) / 4 / ranks * ranks);
+  const std::size_t whole =
+      std::max<std::size_t>(ranks, static_cast<std::size_t>(bytes) / 4 / ranks * ranks);
   const std::size_t block = whole / ranks;
   Buffers b;
   b.input.assign(collective == Collective::kAllgather ? block : whole, 1.0f);

@@ -219,8 +219,8 @@ class Conformance : public ::testing::TestWithParam<Variant> {
   // elements, checked element by element against what every rank's input makes; the wrong ones
   // are counted.
   template <class T>
-  void check_split(plugin::Communicator* communicator, MPI_Comm comm,
-                   plugin::Collective collective, plugin::DType dtype, std::size_t block,
+  void check_split(plugin::Communicator& communicator, MPI_Comm comm, plugin::Collective collective,
+                   plugin::DType dtype, std::size_t block,
                    plugin::ReduceOp op = plugin::ReduceOp::kSum) {
     int rank = 0, size = 0;
     MPI_Comm_rank(comm, &rank);
@@ -232,9 +232,9 @@ class Conformance : public ::testing::TestWithParam<Variant> {
     for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<T>(element(rank, i));
     const plugin::BufferView in{input.data(), input.size(), dtype};
     const plugin::BufferView out{output.data(), output.size(), dtype};
-    const plugin::Status status = scatters  ? communicator->reduce_scatter(in, out, {op, nullptr})
-                                  : gathers ? communicator->allgather(in, out, {})
-                                            : communicator->alltoall(in, out, {});
+    const plugin::Status status = scatters  ? communicator.reduce_scatter(in, out, {op, nullptr})
+                                  : gathers ? communicator.allgather(in, out, {})
+                                            : communicator.alltoall(in, out, {});
     // A plugin may decline a collective in one of its modes (gloo's alltoall outside its loop
     // thread), saying so, as join_or_decline allows for a group size.
     if (status.code() == plugin::StatusCode::kUnsupported &&
@@ -281,10 +281,10 @@ class Conformance : public ::testing::TestWithParam<Variant> {
                 plugin::Collective::kAlltoall})
             if (offers(collective))
               for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1001}})
-                check_split<T>(communicator.get(), group, collective, dtype, block);
+                check_split<T>(*communicator, group, collective, dtype, block);
           if (offers(plugin::Collective::kReduceScatter))
-            check_split<T>(communicator.get(), group, plugin::Collective::kReduceScatter, dtype,
-                           7, plugin::ReduceOp::kAvg);
+            check_split<T>(*communicator, group, plugin::Collective::kReduceScatter, dtype, 7,
+                           plugin::ReduceOp::kAvg);
         }
         MPI_Comm_free(&group);
       }

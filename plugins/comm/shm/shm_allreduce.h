@@ -14,11 +14,11 @@
 // path writes them.
 //
 // Buffers in memory the communicator provided (every rank's buffer mapped by every rank) can
-// skip staging (the communicator's in_place): chunk by chunk, each rank sums its slice straight from the peers' buffers into
-// its own and copies the other slices' sums from their owners' buffers. Large buffers in any
-// memory can go the same way through Linux cross-memory attach (cross_memory.h): each rank
-// reads its peers' slices of a chunk out of their address spaces into a scratch that stays in
-// cache, and the other slices' sums straight into its buffer.
+// skip staging (the communicator's in_place): chunk by chunk, each rank sums its slice straight
+// from the peers' buffers into its own and copies the other slices' sums from their owners'
+// buffers. Large buffers in any memory can go the same way through Linux cross-memory attach
+// (cross_memory.h): each rank reads its peers' slices of a chunk out of their address spaces into a
+// scratch that stays in cache, and the other slices' sums straight into its buffer.
 #pragma once
 
 #include <sys/types.h>

@@ -6,9 +6,9 @@
 // provide_memory (default true: the host's buffers are placed in segments every rank maps;
 // false: the host's own memory), in_place (default false: buffers in provided memory larger than
 // a chunk are staged like any others; true: reduced in place, each rank reading its peers'
-// buffers, without staging copies), cross_memory (default false) and cross_memory_min_bytes (default 1 MiB):
-// buffers in the host's own memory of at least that size are read from the peers by
-// cross-memory attach where the kernel allows it (probed at init) instead of being staged.
+// buffers, without staging copies), cross_memory (default false) and cross_memory_min_bytes
+// (default 1 MiB): buffers in the host's own memory of at least that size are read from the peers
+// by cross-memory attach where the kernel allows it (probed at init) instead of being staged.
 // Cross-memory attach costs a system call and page pinning per chunk, which staging does not,
 // hence off by default (docs/benchmarks.md, "Figures behind the defaults"); so is reducing in
 // place: the peers' buffers are read long after they were written, from memory or a far cache,
@@ -58,8 +58,8 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   explicit ShmCommunicator(const nlohmann::json& json) {
-    plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory",
-                                 "in_place", "cross_memory", "cross_memory_min_bytes"});
+    plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory", "in_place",
+                                 "cross_memory", "cross_memory_min_bytes"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
     const auto half_chunk = static_cast<long long>(chunk_bytes_ / 2);
@@ -211,10 +211,10 @@ class ShmCommunicator final : public plugin::Communicator {
   }
 
   // In place when asked for, where every rank's buffer lies in provided memory and is larger
-  // than a chunk (one chunk is staged faster: two meetings instead of three); small buffers in one meeting
-  // (sum_one_shot); else large buffers by cross-memory attach when asked for and the kernel
-  // allows it; the rest staged through the segment. Ranks that disagree (element count or type,
-  // provided memory on some ranks only) fail alike.
+  // than a chunk (one chunk is staged faster: two meetings instead of three); small buffers in one
+  // meeting (sum_one_shot); else large buffers by cross-memory attach when asked for and the kernel
+  // allows it; the rest staged through the segment. Ranks that disagree (element count or type;
+  // in place, provided memory on some ranks only) fail alike.
   template <class T>
   Status sum(T* data, const BufferView& buffer) {
     using Path = ShmAllreduce::Path;
