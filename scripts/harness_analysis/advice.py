@@ -3,7 +3,7 @@ world size whose samples/s do not clear the previous one's beyond the noise. Ove
 world sizes are left out of the decision (their timings measure the scheduler) and named."""
 import pandas as pd
 
-from .frames import CONFIGURATION, combine
+from .frames import CONFIGURATION, combine, varied
 from .tables import markdown_table
 
 KEYS = ["backend"] + CONFIGURATION
@@ -11,8 +11,7 @@ KEYS = ["backend"] + CONFIGURATION
 
 def scaling_stops(ok):
     keys = [k for k in KEYS if k in ok]
-    shown = ["model", "backend", "batch"] + [k for k in keys if k not in ("model", "backend", "batch")
-                                              and ok[k].astype(str).nunique() > 1]
+    shown = ["model", "backend", "batch"] + varied(ok, [k for k in keys if k not in ("model", "backend", "batch")])
     rows = []
     fair = ok[~ok["oversubscribed"]] if "oversubscribed" in ok else ok
     left_out = sorted(set(ok["world_size"]) - set(fair["world_size"]))

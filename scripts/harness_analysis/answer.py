@@ -11,7 +11,7 @@ from itertools import groupby
 
 from . import units
 from .decisions import estimates_by_backend, size_verdicts, verdict_of
-from .frames import CONFIGURATION
+from .frames import CONFIGURATION, MEASURED, measured_label, varied, varied_measures
 
 BANDS = [("small", 0, 4096), ("medium", 4096, 1 << 20), ("large", 1 << 20, float("inf"))]
 
@@ -104,14 +104,16 @@ def collective_lines(coll, meta_oversubscribed, oversubscribed_rule=None):
     """Answer lines for the collective benchmark, world sizes in order."""
     if coll.empty or "lo" not in coll:
         return []
+    named = {"collective"} | set(varied_measures(coll))  # "allreduce", or "allreduce fp16" in a run of two dtypes
     lines = []
-    for (collective, world), verdicts in sorted(size_verdicts(coll).items(), key=_collective_order):
+    for key, verdicts in sorted(size_verdicts(coll).items(), key=_collective_order):
+        what, world = measured_label(dict(zip(MEASURED, key)), named), key[-1]
         if meta_oversubscribed(world):
-            lines.append(oversubscribed_line(collective, world, oversubscribed_rule))
+            lines.append(oversubscribed_line(what, world, oversubscribed_rule))
             continue
         measured = [v.position for v in verdicts]
         for _, band in groupby(verdicts, key=lambda v: band_of(v.position)):
-            lines.append(f"{collective} busbw, " + band_line(world, list(band), measured))
+            lines.append(f"{what} busbw, " + band_line(world, list(band), measured))
     return lines
 
 
@@ -119,9 +121,10 @@ COLLECTIVES = ("allreduce", "reduce_scatter", "allgather", "broadcast", "alltoal
 
 
 def _collective_order(item):
-    (collective, world), _ = item
+    key, _ = item  # (collective, dtype, op, world_size)
+    collective = key[0]
     order = COLLECTIVES.index(collective) if collective in COLLECTIVES else len(COLLECTIVES)
-    return order, collective, world
+    return (order,) + key
 
 
 def oversubscribed_line(what, world, rule=None):
@@ -133,10 +136,10 @@ def oversubscribed_line(what, world, rule=None):
     return line
 
 
-def point_label(row, varied):
+def point_label(row, differing):
     """"transformer batch 32, lr 0.01": the model, the batch and the other settings that vary."""
     label = f"{row['model']} batch {row['batch']}"
-    for key in varied:
+    for key in differing:
         if key not in ("model", "batch"):
             label += f", {key} {row[key]}"
     return label
@@ -148,7 +151,7 @@ def training_lines(ok, oversubscribed_rule=None):
     if ok.empty or "lo" not in ok:
         return []
     keys = [k for k in CONFIGURATION if k in ok]
-    varied = [k for k in keys if ok[k].astype(str).nunique() > 1]
+    differing = varied(ok, keys)
     lines, oversubscribed_worlds = [], set()
     for values, g in ok[ok["world_size"] > 1].groupby(keys + ["world_size"], dropna=False):
         world = int(values[-1])
@@ -158,7 +161,7 @@ def training_lines(ok, oversubscribed_rule=None):
         v = verdict_of(None, estimates_by_backend(g.drop_duplicates("point")))
         if not v:
             continue
-        label = point_label(g.iloc[0], varied)
+        label = point_label(g.iloc[0], differing)
         best = v.ranking[0][1]
         phrases, within = [], []
         for name, _ in v.ranking[1:]:

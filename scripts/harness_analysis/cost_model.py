@@ -58,7 +58,7 @@ from . import two_level  # noqa: E402
 from .formulas import COLLECTIVE_FORMULAS, FORMULAS  # noqa: E402
 from .labels import backend_label, composed_levels, host_level_by_halves  # noqa: E402
 from .record_schema import as_record  # noqa: E402
-from .results import load_or_exit  # noqa: E402
+from .results import exit_on_error, load_or_exit  # noqa: E402
 
 PREDICT_RANKS = [8, 16, 32, 64, 128, 256, 512, 1024]
 PREDICT_BYTES = [4096, 65536, 1 << 20, 16 << 20, 64 << 20]
@@ -100,7 +100,7 @@ def _point_rows(r, label, meta):
     return [{"backend": model_backend_label(r), "label": label, "p": r["world_size"],
              "n": point["bytes"], "t": point["p50_us"] * 1e-6, "layout": shape,
              "levels": composed_levels(r), "by_halves": host_level_by_halves(r),
-             "collective": r.settings.get("collective", "allreduce")}
+             "collective": r.settings["collective"]}
             for point in r.points if point.p50_us and point.bytes and r.world_size > 1]
 
 
@@ -115,9 +115,9 @@ def points_and_steps(records, label, meta=None):
             continue
         if r.kind == "collective":
             points += [q for q in _point_rows(r, label, meta) if q["collective"] == "allreduce"]
-        elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm:
+        elif r.kind == "train" and r.world_size > 1 and r.step_time_ms.comm and r.bytes_reduced_per_step:
             steps.append({"backend": backend_label(r), "label": label, "p": r["world_size"],
-                          "model": r["settings"].get("model"), "n": r["bytes_reduced_per_step"],
+                          "model": r["settings"]["model"], "n": r["bytes_reduced_per_step"],
                           "buckets": r.gradient_reduction.buckets or 1,
                           "t": r["step_time_ms"]["comm"] * 1e-3,
                           "compute": (r.step_time_ms.compute or 0) * 1e-3})
@@ -443,6 +443,7 @@ def fusion_markdown(rows):
     return "\n".join(lines)
 
 
+@exit_on_error("scripts/model")
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dirs", nargs="+", metavar="DIR[=LABEL]")

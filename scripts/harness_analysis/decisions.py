@@ -7,6 +7,7 @@ different sizes, whose spread across sizes would read as noise.
 """
 from dataclasses import dataclass
 
+from .frames import MEASURED
 from .stats import Estimate, compare
 
 
@@ -47,17 +48,16 @@ def estimates_by_backend(rows):
 
 
 def size_verdicts(coll):
-    """{(collective, world_size): [Verdict per message size, smallest first]} of a collective
-    frame: backends are compared on one collective at a time."""
+    """{(collective, dtype, op, world_size): [Verdict per message size, smallest first]} of a
+    collective frame (the key: frames.MEASURED's values, then the world size): backends are
+    compared only where they measured the same thing."""
     out = {}
-    if "collective" not in coll:
-        coll = coll.assign(collective="allreduce")
-    for (collective, world), g in coll.groupby(["collective", "world_size"]):
+    for key, g in coll.groupby(MEASURED + ["world_size"]):
         verdicts = []
         for size, rows in g.drop_duplicates(["point", "bytes"]).groupby("bytes"):
             v = verdict_of(int(size), estimates_by_backend(rows[rows["median"] > 0]))
             if v:
                 verdicts.append(v)
         if verdicts:
-            out[(collective, int(world))] = verdicts
+            out[key[:-1] + (int(key[-1]),)] = verdicts
     return out

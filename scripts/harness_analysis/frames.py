@@ -3,7 +3,7 @@ row's sweep-point estimate with its interval (aggregates.csv: the run's estimato
 point's repetitions; a single trial: its own interval)."""
 import pandas as pd
 
-from .labels import backend_labeller, get, model_label
+from .labels import backend_labeller, model_label
 from .record_schema import as_meta, given
 
 # What makes two training rows the same configuration, backend and world size aside.
@@ -35,6 +35,8 @@ def _interval(pair):
 
 
 def train_frame(records, meta=None):
+    """One row per training trial. Settings are read as the record holds them: every setting
+    the trial ran with (results.Settings refuses a record lacking one)."""
     backend_label = backend_labeller(records)
     rows = []
     for r in records:
@@ -45,11 +47,11 @@ def train_frame(records, meta=None):
         low, high = _interval(throughput.samples_per_s_ci95)
         rows.append({
             "index": r.index, "part": r.part, "point": r.point, "noisy": bool(r.noisy),
-            "status": r.status, "measured": bool(r.measured), "reason": r.reason, "backend": backend_label(r),
-            "model": model_label(s), "dataset": get(s, "dataset", "kind", default="?"),
-            "optimizer": get(s, "optimizer", "name", default="?"), "lr": get(s, "optimizer", "lr"),
-            "lr_rule": s.get("lr_rule", "none"), "warmup": s.get("lr_warmup_epochs", 0),
-            "world_size": r.world_size, "batch": s.get("batch_size"),
+            "status": r.status, "measured": r.measured, "reason": r.reason, "backend": backend_label(r),
+            "model": model_label(s), "dataset": s["dataset"]["kind"],
+            "optimizer": s["optimizer"]["name"], "lr": s["optimizer"]["lr"],
+            "lr_rule": s["lr_rule"], "warmup": s["lr_warmup_epochs"],
+            "world_size": r.world_size, "batch": s["batch_size"],
             "oversubscribed": is_oversubscribed(r, meta),
             "repetition": r.repetition,
             "samples_per_s": throughput.samples_per_s,
@@ -58,13 +60,12 @@ def train_frame(records, meta=None):
             "compute_ms": times.compute, "exposed_comm_ms": times.exposed_comm,
             "comm_ms": times.comm, "optimizer_ms": times.optimizer,
             "step_ms": times.p50, "overlap_fraction": r.overlap_fraction,
-            "fusion_bytes": s.get("fusion_bytes"), "overlap": bool(s.get("overlap", False)),
-            "compression": s.get("compression", "none"),
-            "strategy": s.get("strategy", "ddp"),
+            "fusion_bytes": s["fusion_bytes"], "overlap": s["overlap"],
+            "compression": s["compression"], "strategy": s["strategy"],
             "parameter_bytes": r.memory.parameter_bytes,
             "gradient_bytes": r.memory.gradient_bytes,
             "optimizer_state_bytes": r.memory.optimizer_state_bytes,
-            "epochs": s.get("epochs"),
+            "epochs": s["epochs"],
             "final_loss": loss.final, "val_loss": loss.validation,
             "auroc": r.detection_points.auroc if r.detection_points else r.detection.auroc,
             "loss_per_epoch": loss.per_epoch or [],
@@ -73,22 +74,41 @@ def train_frame(records, meta=None):
     return pd.DataFrame(rows)
 
 
+# What a collective point measured, besides its backend, world size and message size: points
+# are compared, pooled and plotted only with others that agree on all of these.
+MEASURED = ["collective", "dtype", "op"]
+
+
 def collective_frame(records, meta=None):
     backend_label = backend_labeller(records)
     rows = []
     for r in records:
         if r.kind != "collective" or not r.measured:
             continue
+        measured = {name: r.settings[name] for name in MEASURED}
         for p in r.points or []:
-            rows.append({"backend": backend_label(r), "world_size": r.world_size,
-                         "collective": r.settings.get("collective", "allreduce"),
-                         "oversubscribed": is_oversubscribed(r, meta),
-                         "point": r.point, "noisy": bool(r.noisy),
-                         "dtype": r.settings.get("dtype", "?"), "bytes": p.bytes,
-                         "busbw": p.busbw_gbps, "algbw": p.algbw_gbps, "time_us": p.p50_us,
-                         "busbw_lo": p.busbw_ci_low_gbps, "busbw_hi": p.busbw_ci_high_gbps,
-                         "wrong": p.wrong})
+            rows.append(dict(measured, **{
+                "backend": backend_label(r), "world_size": r.world_size,
+                "oversubscribed": is_oversubscribed(r, meta), "point": r.point, "noisy": bool(r.noisy),
+                "bytes": p.bytes, "busbw": p.busbw_gbps, "algbw": p.algbw_gbps, "time_us": p.p50_us,
+                "busbw_lo": p.busbw_ci_low_gbps, "busbw_hi": p.busbw_ci_high_gbps, "wrong": p.wrong}))
     return pd.DataFrame(rows)
+
+
+def varied(frame, columns):
+    """The columns (of those named) that take more than one value in the frame."""
+    return [c for c in columns if c in frame and frame[c].astype(str).nunique() > 1]
+
+
+def measured_label(values, named):
+    """"broadcast fp16": the values (a row, or a dict) of the names of MEASURED in `named` (those
+    that vary in the run); "" when there are none."""
+    return " ".join(str(values[name]) for name in MEASURED if name in named)
+
+
+def varied_measures(coll):
+    """The names of MEASURED that take more than one value in the collective frame."""
+    return varied(coll, MEASURED)
 
 
 def _aggregate_table(aggregates, figure):

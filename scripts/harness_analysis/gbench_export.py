@@ -19,7 +19,7 @@ import sys
 from . import gbench_format
 from .labels import axes_label
 from .record_schema import as_meta, given
-from .results import load_or_exit
+from .results import exit_on_error, load_or_exit
 
 
 def benchmark_name(record, suffix=""):
@@ -56,7 +56,7 @@ def collective_runs(record):
         runs.append(gbench_format.iteration_run(
             benchmark_name(record, f"/bytes:{point.bytes}"), 0, record.repetition,
             1, point.p50_us, "us", point.calls or point.iters or 1, counters,
-            label=record.settings.get("timing", "")))
+            label=record.settings["timing"] or ""))  # None: records from before the setting
     return runs
 
 
@@ -94,6 +94,7 @@ def write(results_dir, out=None):
         sys.stdout.write(text)
 
 
+@exit_on_error("export_gbench")
 def main():
     parser = argparse.ArgumentParser(prog="scripts/export_gbench", description=__doc__.splitlines()[0])
     parser.add_argument("results_dir")

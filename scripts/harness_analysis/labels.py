@@ -8,17 +8,16 @@ from .record_schema import as_record
 def model_label(settings):
     """"autoencoder" for a built-in plugin; "torchscript:my_model.pt" for a model read from a
     file, so that two files are never taken for one configuration."""
-    name = settings.get("model", "?")
-    path = (settings.get("model_params") or {}).get("path")
+    name = settings["model"]
+    path = settings["model_params"].get("path")  # the plugin's own parameter: absent for built-in models
     return f"{name}:{os.path.basename(path)}" if isinstance(path, str) and path else name
 
 
 def backend_label(record):
     """"gloo:ring" for gloo with backend_params.algorithm "ring", "mpi" for mpi."""
-    settings = as_record(record).settings or {}
-    name = settings.get("backend", "?")
-    algorithm = (settings.get("backend_params") or {}).get("algorithm")
-    return f"{name}:{algorithm}" if algorithm else name
+    settings = as_record(record).settings
+    algorithm = settings["backend_params"].get("algorithm")  # the plugin's own parameter, if it has one
+    return f"{settings['backend']}:{algorithm}" if algorithm else settings["backend"]
 
 
 # How a composed backend's record (backend.algorithm) says that its host level went by
@@ -45,12 +44,12 @@ def backend_labeller(records):
     records = [as_record(r) for r in records]
     keys = {}
     for r in records:
-        params = (r.settings or {}).get("backend_params") or {}
+        params = r.settings["backend_params"]
         keys.setdefault(backend_label(r), set()).update(k for k in params if k != "algorithm")
     # A parameter left out (its default) differs from one given, so it counts as a value.
     seen = {}
     for r in records:
-        params = (r.settings or {}).get("backend_params") or {}
+        params = r.settings["backend_params"]
         for key in keys[backend_label(r)]:
             value = json.dumps(params[key], sort_keys=True) if key in params else None
             seen.setdefault((backend_label(r), key), set()).add(value)
@@ -62,7 +61,7 @@ def backend_labeller(records):
     def label_of(record):
         record = as_record(record)
         label = backend_label(record)
-        params = (record.settings or {}).get("backend_params") or {}
+        params = record.settings["backend_params"]
         extra = [f"{key}={params[key]}" for key in sorted(varying.get(label, [])) if key in params]
         return " ".join([label] + extra)
     return label_of
@@ -78,13 +77,4 @@ def axes_label(axes):
 def point_of(record):
     """A sweep point: the part and the resolved settings (repetition and seed left out)."""
     record = as_record(record)
-    return (record.part or "") + " " + json.dumps(record.settings or {}, sort_keys=True)
-
-
-def get(record, *path, default=None):
-    """record[path[0]][path[1]]..., or default where any step is missing."""
-    for key in path:
-        if not isinstance(record, dict) or key not in record:
-            return default
-        record = record[key]
-    return record
+    return (record.part or "") + " " + json.dumps(record.settings, sort_keys=True)

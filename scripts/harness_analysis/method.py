@@ -7,7 +7,6 @@ from collections import Counter
 import numpy as np
 
 from . import units
-from .labels import get
 from .record_schema import as_meta, given
 
 
@@ -28,7 +27,7 @@ def recorded_memcpy(records):
     """The memcpy readings the harness took around each collective trial reaching 64 MB
     (record field memcpy): (median, lowest, highest, how many), or None when no record has one."""
     readings = [r["memcpy"][when] for r in records if r.get("memcpy")
-                for when in ("before_gbps", "after_gbps")]
+                for when in ("before_gbps", "after_gbps") if r["memcpy"].get(when) is not None]
     if not readings:
         return None
     return float(np.median(readings)), min(readings), max(readings), len(readings)
@@ -122,7 +121,8 @@ def rule_9(f):
 
 
 def rule_10(f):
-    timings = sorted({str(r.settings["timing"]) for r in f.records if r.points and r.settings.get("timing")})
+    # None: records from before the setting, which did not say how calls were timed.
+    timings = sorted({r.settings["timing"] for r in f.records if r.points and r.settings["timing"]})
     collective = (f"collectives: {', '.join(timings)} timing, each call's time is the slowest rank's, summarised by the "
                   "median over calls; " if timings else "")
     return "met", (collective + "training: a trial's ranks start together (the group's creation and the broadcast "

@@ -1,5 +1,5 @@
 """The report's "Cost model" section: the alpha-beta-gamma fits of cost_model.py on the sweep's
-own allreduce points (best formula per backend, its latency, link speed and fit quality), their
+own fp32 allreduce points (best formula per backend, its latency, link speed and fit quality), their
 errors on points the fit never saw (the largest world size, held out, where three or more were
 measured) and on the training steps' communication, and the fusion size the model predicts
 best under overlap.
@@ -97,10 +97,13 @@ def fusion_lines(good_fits, steps, gamma):
 
 
 def section(records, label, gamma=None, oversubscribed=lambda world: False):
-    """Markdown, or "" when the records hold no allreduce points at world size > 1. gamma (s
-    per byte reduced) is measured on this host unless given; oversubscribed(world) marks world
+    """Markdown, or "" when the records hold no fp32 allreduce points at world size > 1. gamma
+    (s per byte reduced) is measured on this host unless given; oversubscribed(world) marks world
     sizes whose timings measure the scheduler."""
-    points, steps = cost_model.points_and_steps(records, label)
+    # gamma is an fp32 sum's, and the gradients the steps reduce are fp32: other dtypes' points
+    # would be fitted to a reduction they did not do.
+    fp32 = [r for r in records if r.kind != "collective" or r.settings["dtype"] == "fp32"]
+    points, steps = cost_model.points_and_steps(fp32, label)
     if not points:
         return ""
     gamma = gamma or cost_model.measure_gamma()
@@ -111,7 +114,7 @@ def section(records, label, gamma=None, oversubscribed=lambda world: False):
     quality = usable(fits, errors)
     good = {name: f for name, f in fits.items() if quality[name][2]}
     lines = ["## Cost model", "",
-             f"alpha-beta-gamma fits to this sweep's allreduce points (gamma, the local fp32 sum, measured: "
+             f"alpha-beta-gamma fits to this sweep's fp32 allreduce points (gamma, the local fp32 sum, measured: "
              f"{units.bandwidth_gbps(1e-9 / gamma)}). A fit is used for advice only when its median relative error "
              f"(held out where a world size could be held out) is within {units.percent(QUALITY_BOUND)}. "
              "`scripts/model` writes the full tables, the curves and predictions at 8-1024 ranks.", "",

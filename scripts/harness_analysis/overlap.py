@@ -5,14 +5,15 @@ tick), one step of a trial's timeline as a Gantt chart, and report.md's answers:
 fusion size and mode per model, backend and world size (named only outside the noise), what
 overlap buys, and what fp16/bf16 compression costs in convergence.
 """
-import json
 import os
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import units
-from .frames import combine
+from .frames import combine, varied
+from .record_schema import problems
+from .results import ResultsError, read_json_file
 from .tables import markdown_table, verdict, with_interval
 
 SETTINGS = ["fusion_bytes", "overlap", "compression"]
@@ -22,18 +23,14 @@ COLOURS = {"forward": "tab:blue", "backward": "tab:orange", "allreduce": "tab:gr
 
 
 def fusion_label(value):
-    if value is None or value != value:
-        return "?"
+    if value is None or value != value:  # records from before the setting: every gradient in one buffer
+        return "one buffer"
     return "per tensor" if int(value) == 0 else units.size_bytes(value)
 
 
 def configuration(row):
     return (f"{fusion_label(row['fusion_bytes'])}, {'overlap' if row['overlap'] else 'after backward'}, "
             f"{row['compression']}")
-
-
-def varied(frame, columns):
-    return [c for c in columns if c in frame and frame[c].astype(str).nunique() > 1]
 
 
 def axis_label(key, value):
@@ -76,8 +73,36 @@ def pick_trace(records):
     candidates = [r for r in records if r.status == "ok" and r.trace_file]
     if not candidates:
         return None
-    return max(candidates, key=lambda r: (bool(r.settings.get("overlap")),
+    return max(candidates, key=lambda r: (r.settings["overlap"],
                                           r.gradient_reduction.buckets or 0))
+
+
+# The trace events the timeline draws, as the harness writes them (train/step_timeline.cpp):
+# spans ("X") and instants ("i") on a rank's lane, each with its step.
+TRACE = {"type": "object", "required": ["traceEvents"],
+         "properties": {"traceEvents": {"type": "array", "items": {"type": "object"}}}}
+DRAWN_EVENT = {"type": "object", "required": ["name", "ts", "pid", "tid", "args"],
+               "properties": {"name": {"type": "string"}, "ts": {"type": "number"}, "dur": {"type": "number"},
+                              "pid": {"type": "integer"}, "tid": {"type": "integer"},
+                              "args": {"type": "object", "required": ["step"],
+                                       "properties": {"step": {"type": "integer"}}}},
+               "if": {"properties": {"ph": {"const": "X"}}}, "then": {"required": ["dur"]}}
+
+
+def drawn_events(path):
+    """The spans and instants of a trace file; ResultsError naming the file where it is not
+    a trace as the harness writes it."""
+    trace = read_json_file(path, "a Chrome trace of the timeline")
+    found = problems(trace, TRACE)
+    if found:
+        raise ResultsError(f"{path}: {found[0]}, expected a Chrome trace as the harness writes it")
+    events = [e for e in trace["traceEvents"] if e.get("ph") in ("X", "i")]
+    for number, event in enumerate(events):
+        found = problems(event, DRAWN_EVENT)
+        if found:
+            raise ResultsError(f"{path}: event {number} ({event['ph']}): {found[0]}, expected a span or instant "
+                               "as the harness writes them")
+    return events
 
 
 def plot_timeline(results_dir, records, canvas):
@@ -85,9 +110,9 @@ def plot_timeline(results_dir, records, canvas):
     if record is None:
         return None
     path = os.path.join(results_dir, record["trace_file"])
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return None
-    events = [e for e in json.load(open(path))["traceEvents"] if e.get("ph") in ("X", "i")]
+    events = drawn_events(path)
     steps = sorted({e["args"]["step"] for e in events})
     if not steps:
         return None
@@ -112,10 +137,10 @@ def plot_timeline(results_dir, records, canvas):
     ax.set_yticklabels([f"rank {p} {'compute' if t == 0 else 'comm thread'}" for p, t in lanes], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel(f"ms from the start of step {step} (black ticks: a bucket's gradients are all in)")
-    s = record.settings or {}
-    ax.set_title(f"timeline: {s.get('model')} on {s.get('backend')}, N={record.get('world_size')}, "
-                 f"{configuration(pd.Series({k: s.get(k) for k in SETTINGS}))}, "
-                 f"{record['gradient_reduction']['buckets']} buckets", fontsize=9)
+    s = record.settings
+    ax.set_title(f"timeline: {s['model']} on {s['backend']}, N={record.world_size}, "
+                 f"{configuration(pd.Series({k: s[k] for k in SETTINGS}))}, "
+                 f"{record.gradient_reduction.buckets} buckets", fontsize=9)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     canvas.save(fig, "timeline.png")
     return record["trace_file"]

@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 from .paths import HARNESS, ROOT, SCRIPTS
-from .results import load_or_exit
+from .results import exit_on_error, load_or_exit
 
 TESTBED = os.path.join(SCRIPTS, "testbed")
 
@@ -89,6 +89,7 @@ def rows(records):
     return out
 
 
+@exit_on_error("scripts/overlap_benchmark")
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--results", help="an existing results folder of overlap_targets.json")

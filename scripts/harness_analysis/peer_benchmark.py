@@ -44,7 +44,7 @@ import torch.nn as nn
 
 from .paths import HARNESS
 from . import units
-from .results import load_or_exit
+from .results import exit_on_error, load_or_exit
 
 WARMUP = 5
 
@@ -271,6 +271,7 @@ def run_harness(csv_path, workdir, args):
             "median_step": record["throughput"]["samples_per_s"]}
 
 
+@exit_on_error("scripts/peer_benchmark")
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="autoencoder",

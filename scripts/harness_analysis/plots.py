@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
 
 from . import units  # noqa: E402
-from .frames import combine  # noqa: E402
+from .frames import CONFIGURATION, MEASURED, combine, measured_label, varied, varied_measures  # noqa: E402
 
 RULE_ORDER = ["none", "linear", "sqrt"]
 OVERSUBSCRIBED = "oversubscribed (more ranks than cores)"
@@ -90,12 +90,16 @@ def plot_throughput(ok, canvas, words):
     if data.empty:
         return
     groups = list(data.groupby(["model", "batch"]))
+    # One line per backend and configuration: settings that vary besides the panel's are in its label.
+    differing = varied(data, [k for k in CONFIGURATION if k not in ("model", "batch")])
     fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4.2), squeeze=False)
     eff_fig, eff_axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4.2), squeeze=False)
     for ax, eff_ax, ((model, batch), g) in zip(axes[0], eff_axes[0], groups):
         sizes = sorted(g["world_size"].unique())
         base_all = None
-        for backend, b in g.groupby("backend"):
+        for values, b in g.groupby(["backend"] + differing if differing else "backend", dropna=False):
+            values = values if differing else (values,)
+            backend = " ".join([values[0]] + [f"{k}={v}" for k, v in zip(differing, values[1:])])
             stats = b.drop_duplicates("point").groupby("world_size").apply(combine)
             canvas.error_bar(ax, stats.index, stats, backend, f"throughput {model} batch {batch}")
             if 1 in stats.index:
@@ -125,15 +129,16 @@ def plot_busbw(coll, canvas, words, memcpy_gbps=None):
     if coll.empty:
         return
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    collectives = sorted(set(coll["collective"])) if "collective" in coll else ["allreduce"]
-    named = len(collectives) > 1  # each line names its collective when the run has several
-    for (collective, backend, world), g in coll.assign(
-            collective=coll.get("collective", "allreduce")).groupby(["collective", "backend", "world_size"]):
+    collectives = sorted(set(coll["collective"]))
+    differing = varied_measures(coll)  # each line names its collective and dtype where the run has several
+    for key, g in coll.groupby(MEASURED + ["backend", "world_size"]):
+        *measured, backend, world = key
         stats = g.drop_duplicates(["point", "bytes"]).groupby("bytes").apply(combine)
         stats = stats[stats["median"] > 0]
         if not stats.empty:
             mark = " (oversubscribed)" if g["oversubscribed"].any() else ""
-            label = f"{collective} {backend} N={world}{mark}" if named else f"{backend} N={world}{mark}"
+            what = measured_label(dict(zip(MEASURED, measured)), differing)
+            label = f"{what + ' ' if what else ''}{backend} N={world}{mark}"
             canvas.error_bar(ax, stats.index, stats, label, "busbw", markersize=3,
                              linestyle=":" if mark else "-")
     largest = coll["bytes"].max()

@@ -49,8 +49,13 @@ def _dump(value):
 
 
 class _Checker:
-    def __init__(self, root):
+    """complete: every required field present and no undeclared one, as a document the harness
+    writes now is; without, only the fields a document holds are checked (their types and
+    values), as a reader of older layouts needs."""
+
+    def __init__(self, root, complete=True):
         self.root = root
+        self.complete = complete
 
     def check(self, schema, value, at, out):
         unknown = set(schema) - _KNOWN
@@ -84,14 +89,14 @@ class _Checker:
         if not isinstance(value, dict):
             return True
         ok = True
-        for key in schema.get("required", []):
+        for key in schema.get("required", []) if self.complete else []:
             if key not in value:
                 ok = self.fail(out, at, f'"{key}" is missing')
         properties = schema.get("properties", {})
         for key, member in value.items():
             if key in properties:
                 ok = self.check(properties[key], member, f"{at}/{key}", out) and ok
-            elif schema.get("additionalProperties", True) is False:
+            elif self.complete and schema.get("additionalProperties", True) is False:
                 ok = self.fail(out, at, f'"{key}" is not a declared field')
         return ok
 
@@ -111,7 +116,8 @@ class _Checker:
         ok = True
         for part in schema.get("allOf", []):
             ok = self.check(part, value, at, out) and ok
-        if "if" in schema and "then" in schema and self.check(schema["if"], value, at, None):
+        # The condition is the schema's as written, whatever this checker leaves out.
+        if "if" in schema and "then" in schema and _Checker(self.root).check(schema["if"], value, at, None):
             ok = self.check(schema["then"], value, at, out) and ok
         if "$ref" in schema:
             ok = self.check(self.resolve(schema["$ref"]), value, at, out) and ok
@@ -124,10 +130,11 @@ class _Checker:
         return self.root["$defs"][ref[len(prefix):]]
 
 
-def problems(value, schema=SCHEMA):
-    """Each problem as "pointer: what", in the harness's words; empty when the value conforms."""
+def problems(value, schema=SCHEMA, complete=True):
+    """Each problem as "pointer: what", in the harness's words; empty when the value conforms.
+    complete=False checks only the fields the value holds (see _Checker)."""
     out = []
-    _Checker(schema).check(schema, value, "", out)
+    _Checker(schema, complete).check(schema, value, "", out)
     return out
 
 

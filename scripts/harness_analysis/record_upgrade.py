@@ -95,3 +95,24 @@ def upgraded(record):
         _to_3(record)
     record["record_version"] = RECORD_VERSION
     return record
+
+
+# Settings that joined a kind after its first records, with what a trial did before each one
+# existed (None: no value of the setting says it). A setting joining changes no layout, so a
+# record of any version may lack one: they are filled apart from upgraded(), which is the
+# harness's upgrade step for step. The harness keeps such settings out of trial keys at their
+# defaults for the same reason (harness/src/spec/trial_expansion.cpp, later_settings).
+LATER_SETTINGS = {
+    "train": {"fusion_bytes": None,  # before buckets: one buffer of all the gradients, whatever its size
+              "overlap": False, "compression": "none", "strategy": "ddp"},
+    "collective": {"collective": "allreduce", "root": 0,
+                   "timing": None},  # before the setting, records did not say how calls were timed
+}
+
+
+def with_later_settings(record):
+    """The record (changed in place) with the settings it predates filled in; its settings
+    must be an object (results.read_trials checks)."""
+    for name, value in LATER_SETTINGS.get(record["kind"], {}).items():
+        record["settings"].setdefault(name, value)
+    return record

@@ -10,7 +10,7 @@ import json
 import sys
 
 from .labels import point_of
-from .results import load_or_exit
+from .results import exit_on_error, load_or_exit
 from .stats import median, quantile
 
 
@@ -31,6 +31,7 @@ def figures(folder, estimate):
     return {k: estimate(v) for k, v in samples.items()}
 
 
+@exit_on_error("scripts/repeatability")
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 3:

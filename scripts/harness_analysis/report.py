@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, strategy, units
-from .frames import (collective_frame, estimator_words, oversubscribed_worlds, point_intervals,
-                     train_frame)
-from .labels import backend_label, get
+from .frames import (CONFIGURATION, MEASURED, collective_frame, estimator_words, measured_label,
+                     oversubscribed_worlds, point_intervals, train_frame, varied, varied_measures)
+from .labels import backend_label
 from .record_schema import as_meta, given
-from .results import load_or_exit
+from .results import exit_on_error, load_or_exit
 from .decisions import estimates_by_backend, verdict_of
 from .tables import markdown_table, with_interval
 
@@ -82,7 +82,11 @@ def auroc_text(value):
 
 
 def training_table(run):
-    table = run.ok.groupby(["model", "backend", "batch", "world_size"]).agg(
+    """One row per model, backend, batch, world size and every other setting of the
+    configuration that varies (frames.CONFIGURATION): configurations are never pooled."""
+    differing = varied(run.ok, [k for k in CONFIGURATION if k not in ("model", "batch")])
+    keys = ["model", "backend", "batch"] + differing + ["world_size"]
+    table = run.ok.groupby(keys, dropna=False).agg(
         median=("median", "median"), lo=("lo", "min"), hi=("hi", "max"), wall=("samples_per_s_wall", "median"),
         final_loss=("final_loss", "median"), auroc=("auroc", "median"), trials=("status", "size"),
         inconsistent=("status", lambda s: int((s == "inconsistent").sum())),
@@ -94,7 +98,8 @@ def training_table(run):
             notes.append("oversubscribed")
         if t["inconsistent"]:
             notes.append(f"{t['inconsistent']} inconsistent")
-        rows.append({"model": t["model"], "backend": t["backend"], "batch": t["batch"], "N": t["world_size"],
+        rows.append({"model": t["model"], "backend": t["backend"], "batch": t["batch"],
+                     **{k: t[k] for k in differing}, "N": t["world_size"],
                      "samples/s": with_interval(t["median"], t["lo"], t["hi"], units.samples_per_s),
                      "wall-clock samples/s": units.samples_per_s(t["wall"]),
                      "final loss": units.significant(t["final_loss"]), "AUROC": auroc_text(t["auroc"]),
@@ -118,8 +123,9 @@ def training_section(run):
     return "\n".join(lines) + "\n"
 
 
-def collective_table(world, g):
-    """busbw per size and backend, and the size's verdict (decisions.py) against the runner-up."""
+def collective_table(title, g):
+    """busbw per size and backend, and the size's verdict (decisions.py) against the runner-up;
+    g holds the points of one collective, dtype, op and world size."""
     backends = sorted(g["backend"].unique())
     rows = []
     for size, s in g.drop_duplicates(["point", "bytes"]).groupby("bytes"):
@@ -135,17 +141,23 @@ def collective_table(world, g):
             row["vs runner-up"] = f"{v.best} {units.ratio(c.ratio)}" if c.outside_noise else "within noise"
         rows.append(row)
     note = " (oversubscribed: more ranks than cores; not ranked in the Answer)" if g["oversubscribed"].any() else ""
-    return [f"### World size {world}{note}", "", markdown_table(pd.DataFrame(rows))]
+    return [f"### {title}{note}", "", markdown_table(pd.DataFrame(rows))]
 
 
 def collective_section(run):
+    """One table per collective, dtype, op and world size (frames.MEASURED): a backend's
+    figure is never pooled over points that measured different things."""
     if run.coll.empty:
         return ""
-    lines = ["## Allreduce bus bandwidth", "",
+    collectives = run.coll["collective"].unique()
+    what = collectives[0].capitalize() if len(collectives) == 1 else "Collective"
+    differing = varied_measures(run.coll)
+    lines = [f"## {what} bus bandwidth", "",
              f"busbw per message size: {run.words['figure']}; the fastest backend is named against the runner-up only "
              f"where their {run.words['bands']} do not overlap.", ""]
-    for world, g in run.coll.groupby("world_size"):
-        lines += collective_table(world, g)
+    for key, g in run.coll.groupby(MEASURED + ["world_size"]):
+        label = measured_label(dict(zip(MEASURED, key)), differing)
+        lines += collective_table(f"{label}, world size {key[-1]}" if label else f"World size {key[-1]}", g)
     wrong = run.coll["wrong"].fillna(0).sum()
     lines += [f"Wrong elements over all points: {int(wrong)}.", ""]
     return "\n".join(lines) + "\n"
@@ -161,12 +173,14 @@ def noise_section(run):
                      f"{units.percent(shares.steal or 0)}, iowait {units.percent(shares.iowait or 0)}; "
                      f"load average at start {given(machine.start.loadavg, '?')}, at end "
                      f"{given(machine.end.loadavg, '?')}.")
-    gated = [r["machine_speed"] for r in records if str(get(r, "machine_speed", "gate", default="")) == "on"]
+    gated = [r.machine_speed for r in records if r.machine_speed.gate == "on"]
     if gated:
-        lines.append(f"Quiet gate (speed canary): {len(gated)} trials gated; {sum(g['retries'] for g in gated)} "
+        def total(name):  # over the gated records that hold the count (older ones may not)
+            return sum(g[name] for g in gated if g.get(name) is not None)
+        lines.append(f"Quiet gate (speed canary): {len(gated)} trials gated; {total('retries')} "
                      f"measurements taken again after a slow spell began during them; "
-                     f"{sum(g['not_quiet'] for g in gated)} kept in a spell the budget could not wait out; "
-                     f"{sum(g['waited_s'] for g in gated):.0f} s spent waiting and measuring again.")
+                     f"{total('not_quiet')} kept in a spell the budget could not wait out; "
+                     f"{total('waited_s'):.0f} s spent waiting and measuring again.")
     adaptive = meta.adaptive_repetitions
     if adaptive:
         wide = adaptive.still_wide
@@ -256,6 +270,7 @@ def memcpy_of(records):
     return recorded[0] if recorded else method.measure_memcpy_gbps()
 
 
+@exit_on_error("scripts/plot")
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="scripts/plot", description=__doc__.split("\n")[0])
     parser.add_argument("results_dir")

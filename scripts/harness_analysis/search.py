@@ -5,6 +5,7 @@ import os
 
 from . import units
 from .record_schema import SEARCH_SCHEMA, as_record, problems
+from .results import read_json_file
 from .tables import with_interval
 
 OBJECTIVE_WORDS = {"samples_per_s": "samples/s", "busbw": "bus bandwidth", "auroc": "AUROC",
@@ -12,18 +13,17 @@ OBJECTIVE_WORDS = {"samples_per_s": "samples/s", "busbw": "bus bandwidth", "auro
 
 
 def read(folder, records=None):
-    """search.json's content, or None where the run was no search (or the file is unreadable).
-    With the folder's records, a search.json they do not bear out (a winner or runner-up whose
-    figure its trials did not measure, fields of the wrong type) comes back as {"problem": ...}:
-    the report shows the problem, never the claim."""
+    """search.json's content, or None where the run was no search. A file that is no JSON text
+    is damage (ResultsError, naming file:line). JSON that is not the harness's search.json, or
+    that the folder's records do not bear out (a winner or runner-up whose figure its trials
+    did not measure, fields of the wrong type), comes back as {"problem": ...}: the report
+    shows the problem, never the claim."""
     path = os.path.join(folder, "search.json")
-    try:
-        with open(path) as f:
-            search = json.load(f)
-    except (OSError, ValueError):
+    if not os.path.lexists(path):
         return None
+    search = read_json_file(path, "the search's record, a JSON object")
     if not isinstance(search, dict):
-        return None
+        return {"problem": f"{path}: not a JSON object; not a search.json the harness wrote"}
     search = as_search(upgraded(search))
     problem = shape_problem(search) or (records is not None and disagreement(search, records))
     return {"problem": f"{path}: {problem}"} if problem else search

@@ -13,6 +13,7 @@ import os
 import sys
 
 from . import search as search_file
+from .results import exit_on_error
 from .stats import median
 
 WITHIN = 0.05
@@ -93,6 +94,7 @@ def line(result):
             f"grid's best {search_file.axes_text(result['grid_best'])}")
 
 
+@exit_on_error("search_quality")
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2:

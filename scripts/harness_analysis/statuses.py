@@ -1,5 +1,6 @@
 """One sentence per status a run ended trials with: which points, why, what it means for the
-reader. A status the harness adds later is listed by name with its reasons."""
+reader. Every status the harness writes has its sentence (results.STATUSES; the reader refuses
+any other)."""
 from collections import Counter, defaultdict
 
 from .labels import backend_label
@@ -45,7 +46,7 @@ def lines(records):
     for status, group in sorted(by_status.items()):
         if status == "ok":
             continue
-        what, why, meaning = MEANING.get(status, (f"ended {status}", "see the reasons", "see the reasons"))
+        what, why, meaning = MEANING[status]
         out.append(f"**{status}** ({len(group)}): {where(group)} {what}: {why}; {meaning}. "
                    f"Reasons recorded: {reasons(group)}.")
     noisy = [r for r in records if r.noisy]

@@ -5,7 +5,7 @@ samples/s differ from ddp's outside the noise.
 """
 from . import units
 from .answer import point_label
-from .frames import CONFIGURATION, combine
+from .frames import CONFIGURATION, combine, varied
 from .stats import Estimate, compare
 
 MEMORY = ("parameter_bytes", "gradient_bytes", "optimizer_state_bytes")
@@ -46,7 +46,7 @@ def answer_lines(ok):
     if ok.empty or "strategy" not in ok or ok["strategy"].nunique() < 2 or "lo" not in ok:
         return []
     keys = [k for k in CONFIGURATION if k in ok and k != "strategy"]
-    varied = [k for k in keys if ok[k].astype(str).nunique() > 1]
+    differing = varied(ok, keys)
     lines = []
     for values, g in ok[ok["world_size"] > 1].groupby(keys + ["backend", "world_size"], dropna=False):
         by = {s: rows for s, rows in g.groupby("strategy")}
@@ -55,7 +55,7 @@ def answer_lines(ok):
         memory = _memory(by["sharded"]), _memory(by["ddp"])
         speed = ("runs beside ddp unranked (oversubscribed)" if g["oversubscribed"].any()
                  else speed_phrase(_estimate(by["sharded"]), _estimate(by["ddp"])))
-        text = f"strategy, {point_label(dict(zip(keys, values)), varied)}, {values[-2]}, world {int(values[-1])}: **sharded** {speed}"
+        text = f"strategy, {point_label(dict(zip(keys, values)), differing)}, {values[-2]}, world {int(values[-1])}: **sharded** {speed}"
         if None not in memory:
             text += "; " + memory_phrase(*memory)
         lines.append(text)

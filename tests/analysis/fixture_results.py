@@ -69,8 +69,9 @@ def training_record(index, backend, world, batch, rate):
             "index": index, "repetition": 0, "world_size": world, "status": status,
             "reason": "parameters differ between ranks after training" if status == "inconsistent" else "",
             "axes": {"world_size": world, "backend": backend, "batch_size": batch},
-            "settings": settings(backend, world, {"model": "autoencoder", "batch_size": batch, "epochs": 2,
-                                                  "dataset": {"kind": "synthetic"}, "lr_rule": "none",
+            "settings": settings(backend, world, {"model": "autoencoder", "model_params": {}, "batch_size": batch,
+                                                  "epochs": 2, "dataset": {"kind": "synthetic"}, "lr_rule": "none",
+                                                  "lr_warmup_epochs": 0,
                                                   "optimizer": {"name": "adam", "lr": 0.001}}),
             "throughput": {"samples_per_s": rate, "samples_per_s_ci95": [rate * 0.99, rate * 1.01],
                            "samples_per_s_wall": rate * 0.93},
@@ -121,7 +122,8 @@ def records():
         out.append(training_record(len(out), backend, world, batch, rate))
     out.append({"kind": "collective", "part": "allreduce", "key": "nccl", "index": len(out), "repetition": 0,
                 "world_size": 2, "status": "skipped", "reason": "rank 0: no usable CUDA device",
-                "axes": {"world_size": 2, "backend": "nccl"}, "settings": settings("nccl", 2, {})})
+                "axes": {"world_size": 2, "backend": "nccl"},
+                "settings": settings("nccl", 2, {"dtype": "fp32", "op": "sum"})})
     return out
 
 

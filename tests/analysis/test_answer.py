@@ -4,10 +4,11 @@ from harness_analysis import answer
 from harness_analysis.decisions import size_verdicts
 
 
-def collective(rows):
+def collective(rows, collective="allreduce", dtype="fp32"):
     """rows: (backend, bytes, estimate, low, high) at world size 2."""
-    return pd.DataFrame([{"backend": b, "world_size": 2, "point": f"{b}", "bytes": n, "median": m, "lo": lo,
-                          "hi": hi, "oversubscribed": False} for b, n, m, lo, hi in rows])
+    return pd.DataFrame([{"backend": b, "world_size": 2, "point": f"{collective} {dtype} {b}", "bytes": n,
+                          "median": m, "lo": lo, "hi": hi, "oversubscribed": False, "collective": collective,
+                          "dtype": dtype, "op": "sum"} for b, n, m, lo, hi in rows])
 
 
 def never_oversubscribed(world):
@@ -47,7 +48,7 @@ def test_oversubscribed_worlds_are_not_ranked():
 
 def test_verdicts_are_per_size():
     rows = [("mpi", 4, 2, 1.9, 2.1), ("ring", 4, 1, 0.9, 1.1), ("mpi", 16, 1, 0.9, 1.1), ("ring", 16, 2, 1.9, 2.1)]
-    verdicts = size_verdicts(collective(rows))[("allreduce", 2)]
+    verdicts = size_verdicts(collective(rows))[("allreduce", "fp32", "sum", 2)]
     assert [(v.position, v.best) for v in verdicts] == [(4, "mpi"), (16, "ring")]
     assert all(v.against(v.ranking[1][0]).outside_noise for v in verdicts)
 
@@ -55,11 +56,11 @@ def test_verdicts_are_per_size():
 def test_backends_are_compared_on_one_collective_at_a_time():
     # mpi's allgather is faster than ring's reduce_scatter: no verdict between them; each
     # collective's line names it.
-    frame = pd.concat([collective([("mpi", 1024, 2, 1.9, 2.1)]).assign(collective="allgather"),
-                       collective([("ring", 1024, 1, 0.9, 1.1)]).assign(collective="reduce_scatter"),
-                       collective([("mpi", 1024, 1, 0.9, 1.1)]).assign(collective="reduce_scatter")])
+    frame = pd.concat([collective([("mpi", 1024, 2, 1.9, 2.1)], "allgather"),
+                       collective([("ring", 1024, 1, 0.9, 1.1)], "reduce_scatter"),
+                       collective([("mpi", 1024, 1, 0.9, 1.1)], "reduce_scatter")])
     verdicts = size_verdicts(frame)
-    assert set(verdicts) == {("reduce_scatter", 2)}, verdicts.keys()
+    assert set(verdicts) == {("reduce_scatter", "fp32", "sum", 2)}, verdicts.keys()
     [line] = answer.collective_lines(frame, lambda world: False)
     assert line.startswith("reduce_scatter busbw, world 2"), line
 

@@ -109,7 +109,7 @@ def test_a_damaged_meta_json_is_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "run" / "meta.json").write_text("{")
     with pytest.raises(SystemExit) as stop:
         report.main([folder])
-    assert stop.value.code == 2 and "meta.json: not JSON" in capsys.readouterr().err
+    assert stop.value.code == 2 and "meta.json:1: not JSON" in capsys.readouterr().err
 
 
 def test_the_memcpy_bound_comes_from_the_readings_around_the_trials():

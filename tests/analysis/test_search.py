@@ -1,6 +1,9 @@
 import json
 
+import pytest
+
 from harness_analysis import search, search_quality
+from harness_analysis.results import ResultsError
 
 
 def summary(**overrides):
@@ -54,12 +57,17 @@ def test_the_section_tables_every_rung_with_its_decisions():
     assert "| batch_size=16 backend=ring | 100k [97.0k, 103k] samples/s | dropped: clearly worse than the best |" in text
 
 
-def test_read_ignores_a_folder_without_a_readable_search_json(tmp_path):
-    assert search.read(str(tmp_path)) is None
-    (tmp_path / "search.json").write_text("{not json")
+def test_read_finds_no_search_in_a_folder_without_search_json(tmp_path):
     assert search.read(str(tmp_path)) is None
     (tmp_path / "search.json").write_text(json.dumps(summary()))
     assert search.read(str(tmp_path))["winner"]["backend"] == "mpi"
+
+
+def test_a_search_json_that_is_no_json_is_refused_with_file_and_line(tmp_path):
+    # The harness writes search.json whole (atomically): text that is no JSON is damage.
+    (tmp_path / "search.json").write_text('{"method": "successive_halving",\n not json')
+    with pytest.raises(ResultsError, match=r"search\.json:2: not JSON"):
+        search.read(str(tmp_path))
 
 
 def test_quality_counts_the_grids_best_within_noise_and_within_five_percent_as_right():

@@ -28,7 +28,7 @@ def record(backend, params, world, seconds, levels=None):
               for i, n in enumerate(SIZES)]
     backend_record = {"name": backend, "levels": levels} if levels else {"name": backend}
     return {"kind": "collective", "status": "ok", "world_size": world, "points": points,
-            "backend": backend_record, "settings": {"backend": backend, "backend_params": params}}
+            "backend": backend_record, "settings": {"backend": backend, "backend_params": params, "collective": "allreduce"}}
 
 
 def flat(world, hosts, contention=1):

@@ -77,7 +77,7 @@ echo '{nope' > "$WORK/damaged/meta.json"
 for script in plot export_gbench model; do
   status=0
   scripts/$script "$WORK/damaged" > "$WORK/out" 2>&1 || status=$?
-  [ "$status" -eq 2 ] && [ "$(wc -l < "$WORK/out")" -eq 1 ] && grep -q "meta.json: not JSON" "$WORK/out" ||
+  [ "$status" -eq 2 ] && [ "$(wc -l < "$WORK/out")" -eq 1 ] && grep -q "meta.json:1: not JSON" "$WORK/out" ||
     { cat "$WORK/out"; fail "scripts/$script on a damaged meta.json: exit $status"; }
 done
 status=0
