@@ -28,3 +28,12 @@ if(NCCL_FOUND AND NOT TARGET NCCL::nccl)
     INTERFACE_INCLUDE_DIRECTORIES "${NCCL_INCLUDE_DIR}"
     INTERFACE_LINK_LIBRARIES CUDA::cudart)
 endif()
+# A search that found no NCCL leaves nothing behind in the cache, so the next configure searches
+# afresh: a toolkit or NCCL installed since (or a wrapper such as /usr/local/bin/nvcc whose
+# toolkit was missing then) is found, never shadowed by what this search cached.
+if(NOT NCCL_FOUND)
+  foreach(_entry CUDAToolkit_BIN_DIR CUDAToolkit_NVCC_EXECUTABLE CUDAToolkit_SENTINEL_FILE
+                 CUDA_CUDART NCCL_INCLUDE_DIR NCCL_LIBRARY)
+    unset(${_entry} CACHE)
+  endforeach()
+endif()

@@ -14,11 +14,11 @@ for experiment in smoke ring_vs_gloo; do
 done
 # A dry run validates synthetic data sets without generating them: 5e7 rows x 20 would take
 # 12 GB and over a minute to generate; the dry run is done in seconds.
-timeout 30 "$HARNESS" experiments/smoke.json --set settings.dataset.rows=50000000 --dry-run \
+timeout 30 "$HARNESS" tests/fixtures/smoke_train.json --set settings.dataset.rows=50000000 --dry-run \
   > /dev/null || fail "the dry run generated the synthetic data set (or failed)"
 # ... and still applies the generators' own checks.
 status=0
-"$HARNESS" experiments/smoke.json --set settings.dataset.latent_dim=30 --dry-run > "$WORK/out" 2>&1 ||
+"$HARNESS" tests/fixtures/smoke_train.json --set settings.dataset.latent_dim=30 --dry-run > "$WORK/out" 2>&1 ||
   status=$?
 [ "$status" -eq 2 ] && grep -q "/settings/dataset/latent_dim: expected less than dim" "$WORK/out" ||
   fail "the dry run skipped the synthetic generator's checks"

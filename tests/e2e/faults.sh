@@ -7,7 +7,7 @@ TEST_PLUGINS="$BUILD/tests/test_plugins"
 
 # 1. A model whose evaluation output is NaN, then +inf: diverged with the reason, in bounded time.
 for output in nan inf; do
-  timeout 120 "$HARNESS" experiments/smoke.json --plugin-dir "$TEST_PLUGINS" -q \
+  timeout 120 "$HARNESS" tests/fixtures/smoke_train.json --plugin-dir "$TEST_PLUGINS" -q \
     --results-dir "$WORK/nonfinite-$output" --set 'sweep.world_size=[1]' \
     --set 'sweep.batch_size=[64]' --set settings.model=nonfinite \
     --set 'settings.model_params={"output": "'$output'"}' --set settings.min_time_s=0.01 ||
@@ -22,7 +22,7 @@ PY
 done
 
 # 2. Adam at lr 100: the loss explodes long before it is NaN.
-"$HARNESS" experiments/smoke.json -q --results-dir "$WORK/explode" --set 'sweep.world_size=[1]' \
+"$HARNESS" tests/fixtures/smoke_train.json -q --results-dir "$WORK/explode" --set 'sweep.world_size=[1]' \
   --set 'sweep.batch_size=[32]' --set settings.optimizer.lr=100 --set settings.min_time_s=0.01
 py "$(only_run_dir "$WORK/explode")" <<'PY'
 import json, sys, os
@@ -37,26 +37,26 @@ mkdir "$WORK/plugins"
 cp "$BUILD/tests/probe/libconstructor_probe.so" "$WORK/plugins/libharness_comm_probe.so"
 cp "$BUILD/tests/probe/libconstructor_probe.so" "$WORK/plugins/libprobe.so"
 export HARNESS_CONSTRUCTOR_PROBE="$WORK/constructor_ran"
-"$HARNESS" experiments/smoke.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null
+"$HARNESS" tests/fixtures/smoke_train.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null
 "$HARNESS" --list-plugins --plugin-dir "$WORK/plugins" > "$WORK/list"
 unset HARNESS_CONSTRUCTOR_PROBE
 [ ! -e "$WORK/constructor_ran" ] || fail "a non-plugin library's constructor ran"
 grep -q "does not export harness_plugin_info_v1" "$WORK/list" || fail "the probe was not reported"
 chmod o+w "$WORK/plugins"
-"$HARNESS" experiments/smoke.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null 2> "$WORK/err"
+"$HARNESS" tests/fixtures/smoke_train.json --plugin-dir "$WORK/plugins" --dry-run > /dev/null 2> "$WORK/err"
 grep -q "plugin directory refused: it is writable by every user" "$WORK/err" ||
   fail "a world-writable plugin directory was not refused loudly"
 echo "ok: plugin directory checks"
 
 # 4. --resume with another experiment or --set is refused, --extend accepts it.
-"$HARNESS" experiments/smoke.json -q --results-dir "$WORK/c" --set 'sweep.world_size=[1]' \
+"$HARNESS" tests/fixtures/smoke_train.json -q --results-dir "$WORK/c" --set 'sweep.world_size=[1]' \
   --set 'sweep.batch_size=[64]' --set settings.min_time_s=0.01
 dir=$(only_run_dir "$WORK/c")
 expect_error "the experiment differs from the one recorded in meta.json at /sweep/batch_size" \
-  "$HARNESS" experiments/smoke.json --resume "$dir" --set 'sweep.world_size=[1]' \
+  "$HARNESS" tests/fixtures/smoke_train.json --resume "$dir" --set 'sweep.world_size=[1]' \
   --set 'sweep.batch_size=[32]' --set settings.min_time_s=0.01
 expect_error "the experiment differs" "$HARNESS" experiments/lr_scaling.json --resume "$dir"
-"$HARNESS" experiments/smoke.json --resume "$dir" --extend -q --set 'sweep.world_size=[1]' \
+"$HARNESS" tests/fixtures/smoke_train.json --resume "$dir" --extend -q --set 'sweep.world_size=[1]' \
   --set 'sweep.batch_size=[32]' --set settings.min_time_s=0.01
 py "$dir" <<'PY'
 import json, sys, os
@@ -68,7 +68,7 @@ print("ok: --extend recorded the second experiment")
 PY
 
 # 5. Ctrl-C (SIGINT to mpirun) mid-sweep: meta.json says interrupted and how to resume.
-setsid $MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/d" \
+setsid $MPIRUN -np 2 "$HARNESS" tests/fixtures/smoke_train.json --results-dir "$WORK/d" \
   --set settings.min_time_s=2 > "$WORK/console" 2>&1 &
 job=$!
 wait_for_records "$WORK"/d 1

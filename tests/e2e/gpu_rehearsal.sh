@@ -24,15 +24,7 @@ grep -q "cannot run: no CUDA torch" "$WORK/nocuda.out" || { cat "$WORK/nocuda.ou
 echo "ok: gpu_check plans its steps and declines without a GPU (exit 3)"
 
 # 2. The bundle.
-overlay_works() {  # root, a mount namespace, tmpfs and overlayfs
-  unshare -m bash -c 'd=$(mktemp -d) && mount -t tmpfs probe "$d" &&
-    mkdir "$d/l" "$d/u" "$d/w" "$d/m" &&
-    mount -t overlay probe -o "lowerdir=$d/l,upperdir=$d/u,workdir=$d/w" "$d/m"' 2>/dev/null
-}
-if [ "$(id -u)" -ne 0 ] || ! overlay_works; then
-  echo "SKIP: hiding packages needs root, mount namespaces and overlayfs"
-  exit 77
-fi
+skip_unless_packages_can_be_hidden
 scripts/gpu_bundle --out "$WORK/bundle" | tee "$WORK/bundle.out"
 grep -qE "MiB \(carry limit 64 MiB\)$" "$WORK/bundle.out" || fail "gpu_bundle gave no size"
 

@@ -1,25 +1,37 @@
 # with_packages_hidden PACKAGE... -- COMMAND...: runs COMMAND in a mount namespace of its own
-# where every file the Debian PACKAGEs installed is gone, as on a machine that never had them:
+# where every file the Debian PACKAGEs installed is gone, as on a machine that never had them
+# (a PACKAGE given as an absolute path is a folder that no package installed, such as
+# /usr/local/cuda: it is emptied):
 # overlays on the folders holding them, whited out (a directory that only those packages
-# fill goes as one). Links into what is gone dangle, as they would there. Needs root.
+# fill goes as one). Links into what is gone dangle, as they would there. A PACKAGE that is not
+# installed is already gone. Needs root.
 with_packages_hidden() {
-  local packages=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do packages+=("$1"); shift; done
+  local packages=() folders=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    case "$1" in
+      /*) [ ! -d "$1" ] || folders+=("$1") ;;
+      *) packages+=("$1") ;;
+    esac
+    shift
+  done
   shift
   local plan
   plan=$(mktemp)
   # Each line: an overlay root, then the paths under it to white out.
   /usr/bin/python3 - "${packages[@]}" >"$plan" <<'PY'
 import os, subprocess, sys
-ROOTS = ["/usr/bin", "/usr/include", "/usr/lib/x86_64-linux-gnu", "/usr/share", "/usr/src", "/etc"]
+ROOTS = ["/usr/bin", "/usr/include", "/usr/lib/x86_64-linux-gnu", "/usr/lib/python3", "/usr/share",
+         "/usr/src", "/etc"]
 listed = set()
 for package in sys.argv[1:]:
-    listed |= {p for p in subprocess.run(["dpkg", "-L", package], capture_output=True,
-                                         text=True, check=True).stdout.splitlines() if p}
-def owned(path):  # every entry under path came from the packages
+    files = subprocess.run(["dpkg", "-L", package], capture_output=True, text=True)
+    if files.returncode == 0:
+        listed |= {p for p in files.stdout.splitlines() if p}
+def owned(path):  # every entry under path came from the packages (or is Python's cache of them)
     if not os.path.isdir(path) or os.path.islink(path):
         return path in listed
-    return path in listed and all(owned(os.path.join(path, e)) for e in os.listdir(path))
+    return path in listed and all(e == "__pycache__" or owned(os.path.join(path, e))
+                                  for e in os.listdir(path))
 for root in ROOTS:
     gone = []
     for path in sorted(listed):
@@ -32,9 +44,11 @@ for root in ROOTS:
     if gone:
         print(root, *gone)
 PY
-  unshare -m bash -s "$plan" "$@" <<'SH'
+  unshare -m bash -s "$plan" "${#folders[@]}" "${folders[@]}" "$@" <<'SH'
 set -e
-plan=$1; shift
+plan=$1 n=$2; shift 2
+for folder in "${@:1:$n}"; do mount -t tmpfs hidden "$folder"; done
+shift "$n"
 stage=$(mktemp -d)
 mount -t tmpfs hidden "$stage"
 n=0
@@ -52,4 +66,14 @@ SH
   local status=$?
   rm -f "$plan"
   return $status
+}
+
+# skip_unless_packages_can_be_hidden: ends the test as skipped (ctest's 77) where hiding
+# needs what this machine does not give: root, a mount namespace, tmpfs and overlayfs.
+skip_unless_packages_can_be_hidden() {
+  [ "$(id -u)" -eq 0 ] && unshare -m bash -c 'd=$(mktemp -d) && mount -t tmpfs probe "$d" &&
+    mkdir "$d/l" "$d/u" "$d/w" "$d/m" &&
+    mount -t overlay probe -o "lowerdir=$d/l,upperdir=$d/u,workdir=$d/w" "$d/m"' 2>/dev/null && return 0
+  echo "SKIP: hiding packages needs root, mount namespaces and overlayfs"
+  exit 77
 }

@@ -3,7 +3,7 @@
 # (or, for an environment limit, records the trial failed with the reason).
 source "$(dirname "$0")/lib.bash"
 
-smoke=(experiments/smoke.json --set 'sweep.world_size=[1]')
+smoke=(tests/fixtures/smoke_train.json --set 'sweep.world_size=[1]')
 # Identical trials would share a key, and --resume would take one's record for the other's.
 expect_error "/sweep/world_size/0, /sweep/batch_size/1: the same trial as /sweep/world_size/0, /sweep/batch_size/0" \
   "$HARNESS" "${smoke[@]}" --set 'sweep.batch_size=[32,32]' --dry-run
@@ -92,10 +92,10 @@ expect_error "/settings/model_params: out of memory: LibTorch could not allocate
 [ "$(wc -l < "$WORK/out")" -eq 1 ] || { cat "$WORK/out"; fail "LibTorch's stack trace reached the message"; }
 
 # The command line: one value per option, --extend only with --resume.
-"$HARNESS" --plugin-dir "$WORK" experiments/smoke.json --dry-run > /dev/null ||
+"$HARNESS" --plugin-dir "$WORK" tests/fixtures/smoke_train.json --dry-run > /dev/null ||
   fail "--plugin-dir DIR EXPERIMENT took the experiment as a plugin folder"
-"$HARNESS" --set seed=2 experiments/smoke.json --dry-run > /dev/null || fail "--set took the experiment as a value"
-expect_error "--extend requires --resume" "$HARNESS" experiments/smoke.json --extend
+"$HARNESS" --set seed=2 tests/fixtures/smoke_train.json --dry-run > /dev/null || fail "--set took the experiment as a value"
+expect_error "--extend requires --resume" "$HARNESS" tests/fixtures/smoke_train.json --extend
 # Plugin paths: what is skipped is said without -v.
 HARNESS_PLUGIN_PATH=/no/such/dir "$HARNESS" "${smoke[@]}" --dry-run 2> "$WORK/err" > /dev/null
 grep -q "HARNESS_PLUGIN_PATH entry /no/such/dir skipped: no such directory" "$WORK/err" ||

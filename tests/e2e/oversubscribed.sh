@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.bash"
 command -v taskset >/dev/null || { echo "skip: no taskset (util-linux)"; exit 77; }
 
-smoke=(experiments/smoke.json --set repetitions=2 --set settings.epochs=1
+smoke=(tests/fixtures/smoke_train.json --set repetitions=2 --set settings.epochs=1
        --set settings.min_time_s=0.02 --set settings.quiet_wait_s=0)
 one_cpu() { taskset -c 0 "$@"; }
 

@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.bash"
 
 # 1. A finished run whose file lost its last two records (one half-written).
-$MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/a" -q
+$MPIRUN -np 2 "$HARNESS" tests/fixtures/smoke_train.json --results-dir "$WORK/a" -q
 dir=$(only_run_dir "$WORK/a")
 head -n 2 "$dir/trials.jsonl" > "$WORK/kept"
 # No pipe into head -c here: under pipefail, a writer cut off by head's early exit (SIGPIPE)

@@ -22,7 +22,14 @@ import json, os, sys
 meta = json.load(open(os.path.join(sys.argv[1], "meta.json")))
 assert meta["mpi"]["world_size"] == 2, meta["mpi"]
 records = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
-assert len(records) == 4 and all(r["status"] == "ok" for r in records)
+assert all(r["status"] == "ok" for r in records), [(r["status"], r["reason"]) for r in records]
+# Two backends, each at least 3 times, in both parts (repetitions may add more).
+runs = {}
+for r in records:
+    key = (r["kind"], r["backend"]["name"])
+    runs[key] = runs.get(key, 0) + 1
+assert set(runs) == {(k, b) for k in ("collective", "train") for b in ("mpi", "shm")}, runs
+assert min(runs.values()) >= 3, runs
 print("scripts/run launched", meta["mpi"]["world_size"], "ranks")
 PY
 

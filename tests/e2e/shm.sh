@@ -80,15 +80,15 @@ kill_job "$job"
 echo "ok: nothing left in /dev/shm after a run and after SIGKILL"
 
 # The composition's parameters are checked before anything runs, each level by its own plugin.
-expect_error '/settings/backend_params: missing required key "inter"' "$HARNESS" experiments/smoke.json --dry-run \
+expect_error '/settings/backend_params: missing required key "inter"' "$HARNESS" tests/fixtures/smoke_train.json --dry-run \
   --set settings.backend=hierarchical --set 'settings.backend_params={}'
-expect_error 'backend_params/inter: unknown communicator plugin "nope"' "$HARNESS" experiments/smoke.json \
+expect_error 'backend_params/inter: unknown communicator plugin "nope"' "$HARNESS" tests/fixtures/smoke_train.json \
   --dry-run --set settings.backend=hierarchical --set 'settings.backend_params={"inter": "nope"}'
-expect_error '/settings/backend_params/intra_params/chunk_bytes' "$HARNESS" experiments/smoke.json \
+expect_error '/settings/backend_params/intra_params/chunk_bytes' "$HARNESS" tests/fixtures/smoke_train.json \
   --dry-run --set settings.backend=hierarchical \
   --set 'settings.backend_params={"inter": "mpi", "intra_params": {"chunk_bytes": 1}}'
 # A composition is held to its parts' rules: gloo alone refuses bf16, and so as a level.
-expect_error '/settings/compression: backend "gloo" does not reduce bf16' "$HARNESS" experiments/smoke.json \
+expect_error '/settings/compression: backend "gloo" does not reduce bf16' "$HARNESS" tests/fixtures/smoke_train.json \
   --dry-run --set settings.backend=hierarchical --set settings.compression='"bf16"' \
   --set 'settings.backend_params={"intra": "gloo", "inter": "mpi"}'
 

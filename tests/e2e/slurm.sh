@@ -9,7 +9,7 @@ scripts/slurm up >"$WORK/up.out" 2>&1 || status=$?
 if [ "$status" -eq 4 ]; then echo "SKIP: $(tail -1 "$WORK/up.out")"; exit 77; fi
 [ "$status" -eq 0 ] || { cat "$WORK/up.out"; fail "scripts/slurm up: exit $status"; }
 trap 'scripts/slurm down >/dev/null 2>&1; rm -rf "$WORK" "$SEGMENTS"' EXIT
-timeout 300 scripts/slurm run -n 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/r" -q
+timeout 300 scripts/slurm run -n 2 "$HARNESS" tests/fixtures/smoke_train.json --results-dir "$WORK/r" -q
 py "$(only_run_dir "$WORK/r")" <<'PY'
 import json, os, sys
 d = sys.argv[1]

@@ -1,8 +1,8 @@
-# harness experiments/smoke.json under mpirun -np 2 writes complete, consistent result files;
+# harness tests/fixtures/smoke_train.json under mpirun -np 2 writes complete, consistent result files;
 # a plain process (no mpirun) runs world-size-1 trials.
 source "$(dirname "$0")/lib.bash"
 
-$MPIRUN -np 2 "$HARNESS" experiments/smoke.json --results-dir "$WORK/r" > "$WORK/console"
+$MPIRUN -np 2 "$HARNESS" tests/fixtures/smoke_train.json --results-dir "$WORK/r" > "$WORK/console"
 cat "$WORK/console"
 dir=$(only_run_dir "$WORK/r")
 grep -q "\[4/4\] ok" "$WORK/console" || fail "console lacks the last trial's line"
@@ -11,7 +11,7 @@ grep -q "\[4/4\] ok" "$WORK/console" || fail "console lacks the last trial's lin
 [ "$(wc -l < "$WORK/console")" -le 7 ] || fail "the console says more than one line per trial"
 grep -qE "^\[1/4\] ok .* [0-9.]+[kM]? \[[0-9.]+[kM]?, [0-9.]+[kM]?\] samples/s" "$WORK/console" ||
   fail "a trial's line lacks its samples/s with their interval"
-grep -q "^harness: the Answer and report.md: scripts/plot .*/smoke/" "$WORK/console" || fail "the console does not say where the Answer and report come from"
+grep -q "^harness: the Answer and report.md: scripts/plot .*/smoke_train/" "$WORK/console" || fail "the console does not say where the Answer and report come from"
 py "$dir" <<'PY'
 import json, sys, csv, os
 d = sys.argv[1]
@@ -41,12 +41,12 @@ print("smoke results ok:", d)
 PY
 
 # A plain process is world 1.
-"$HARNESS" experiments/smoke.json --set 'sweep.world_size=[1]' --set settings.epochs=1 \
+"$HARNESS" tests/fixtures/smoke_train.json --set 'sweep.world_size=[1]' --set settings.epochs=1 \
   --results-dir "$WORK/plain" -q
 [ "$(wc -l < "$(only_run_dir "$WORK/plain")/trials.jsonl")" -eq 2 ] || fail "plain run did not record 2 trials"
 
 # --dry-run prints the table and runs nothing.
-"$HARNESS" experiments/smoke.json --set 'sweep.world_size=[1]' --dry-run --results-dir "$WORK/dry" > "$WORK/dry.txt"
+"$HARNESS" tests/fixtures/smoke_train.json --set 'sweep.world_size=[1]' --dry-run --results-dir "$WORK/dry" > "$WORK/dry.txt"
 grep -q "2 trial(s)" "$WORK/dry.txt" || fail "dry run table"
 [ ! -e "$WORK/dry" ] || fail "dry run wrote results"
 

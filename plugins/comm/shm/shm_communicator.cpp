@@ -12,8 +12,8 @@
 // Cross-memory attach costs a system call and page pinning per chunk, which staging does not,
 // hence off by default (docs/benchmarks.md, "Figures behind the defaults"); so is reducing in
 // place: the peers' buffers are read long after they were written, from memory or a far cache,
-// while a staged chunk is read just after its owner wrote it, from a near one (2.4x faster at
-// 4 MB on a 2-vCPU VM under its neighbours' load, never slower in quieter hours). reduce_scatter,
+// while a staged chunk is read just after its owner wrote it, from a near one (the figures:
+// docs/benchmarks.md, "Figures behind the defaults"). reduce_scatter,
 // allgather and alltoall go through the segment's slots too (shm_collectives.h).
 #include <mpi.h>
 
