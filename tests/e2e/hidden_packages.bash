@@ -54,14 +54,24 @@ mount -t tmpfs hidden "$stage"
 n=0
 while read -r root gone; do
   n=$((n + 1))
-  mkdir -p "$stage/$n/upper" "$stage/$n/work"
+  mkdir -p "$stage/$n/upper" "$stage/$n/work" "$stage/$n/real"
+  mount --bind "$root" "$stage/$n/real"
   for path in $gone; do
     mkdir -p "$stage/$n/upper/$(dirname "${path#"$root"/}")"
     mknod "$stage/$n/upper/${path#"$root"/}" c 0 0
   done
   mount -t overlay hidden -o "lowerdir=$root,upperdir=$stage/$n/upper,workdir=$stage/$n/work" "$root"
 done <"$plan"
-exec "$@"
+status=0
+"$@" || status=$?
+# What the command wrote under a hidden root (apt installing what it lacked, say) lands in the
+# overlay's scratch space: it is copied to the real folder, or it would go with the namespace
+# while dpkg kept the package as installed. The whiteouts (character devices) stay behind.
+for upper in "$stage"/*/upper; do
+  (cd "$upper" && find . -mindepth 1 ! -type c ! -type d -exec cp -a --parents -t "../real" {} +) ||
+    echo "with_packages_hidden: could not keep what the command wrote under a hidden folder" >&2
+done
+exit "$status"
 SH
   local status=$?
   rm -f "$plan"
