@@ -22,4 +22,18 @@ function(hx_add_plugin name)
     VISIBILITY_INLINES_HIDDEN ON
     LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIR}")
   target_link_options(${target} PRIVATE "LINKER:-z,defs")
+  file(REMOVE "${ARG_OUTPUT_DIR}/lib${target}.so.not-built")
+endfunction()
+
+# hx_plugin_not_built(<name> KIND model|comm REASON text)
+#
+# A shipped plugin this machine cannot build (its library is missing) leaves a note in its
+# place, libharness_<kind>_<name>.so.not-built, holding why. An experiment that names it then
+# records its trials as skipped, saying why, instead of refusing the name as unknown: the
+# headline job runs on a machine without CUDA. The next build that can make it removes the note.
+function(hx_plugin_not_built name)
+  cmake_parse_arguments(ARG "" "KIND;REASON" "" ${ARGN})
+  file(WRITE "${HARNESS_PLUGIN_OUTPUT_DIR}/libharness_${ARG_KIND}_${name}.so.not-built"
+       "${ARG_REASON}\n")
+  file(REMOVE "${HARNESS_PLUGIN_OUTPUT_DIR}/libharness_${ARG_KIND}_${name}.so")
 endfunction()

@@ -31,6 +31,10 @@ has_target() { ninja -C "$src/build" -t query "$1" >/dev/null 2>&1; }
 ! has_target harness_comm_nccl || fail "CUDA was not hidden: the first configure has the nccl plugin"
 uses_ccache() { grep -q '^CCACHE_PROGRAM:FILEPATH=.*/ccache$' "$src/build/CMakeCache.txt"; }
 ! uses_ccache || fail "ccache was not hidden from the first configure"
+for plugin in gloo nccl; do  # so that an experiment naming them skips their trials, saying why
+  [ -s "$src/build/plugins/libharness_comm_$plugin.so.not-built" ] ||
+    fail "the first configure left no note that the $plugin plugin is not built"
+done
 echo "ok: a folder configured without Python's torch, Gloo, ccache and CUDA"
 
 # 2. The packages are back; scripts/test's preparation of the folder (the exports only: the rest
@@ -42,6 +46,8 @@ for model in autoencoder transformer; do
     { cat "$WORK/second.log"; fail "build/models/$model.pt was not exported after Python's torch arrived"; }
 done
 has_target harness_comm_gloo || fail "the gloo plugin is no target after Gloo arrived"
+[ ! -e "$src/build/plugins/libharness_comm_gloo.so.not-built" ] ||
+  fail "the note that the gloo plugin is not built outlived its arrival"
 if ninja -C "$(dirname "$HARNESS")" -t query harness_comm_nccl >/dev/null 2>&1; then  # this machine has NCCL
   has_target harness_comm_nccl || fail "the nccl plugin is no target after CUDA and NCCL arrived"
 fi

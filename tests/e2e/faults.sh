@@ -95,4 +95,27 @@ assert record["status"] == "failed", record["status"]
 assert "needs about 3000.0 GB; this host has" in record["reason"], record["reason"]
 print("ok:", record["reason"])
 PY
+# 7. A backend the build left out (the note a build without CUDA writes for nccl): its trials are
+# skipped with the note's reason, the others run, --list-plugins says why; a name with no note
+# is still refused as unknown.
+mkdir "$WORK/left_out"
+echo "this build found nothing to make it with" > "$WORK/left_out/libharness_comm_absent.so.not-built"
+cat > "$WORK/left_out.json" <<'JSON'
+{"name": "left_out", "kind": "collective",
+ "settings": {"world_size": 1, "min_bytes": 4, "max_bytes": 4, "iters": 2, "warmup_iters": 1},
+ "sweep": {"backend": ["absent", "mpi"]}}
+JSON
+"$HARNESS" "$WORK/left_out.json" --plugin-dir "$WORK/left_out" --results-dir "$WORK/f" -q
+py "$(only_run_dir "$WORK/f")" <<'PY'
+import json, sys, os
+records = {r["settings"]["backend"]: r for r in map(json.loads, open(os.path.join(sys.argv[1], "trials.jsonl")))}
+assert records["absent"]["status"] == "skipped", records["absent"]
+assert records["absent"]["reason"] == "absent is not built: this build found nothing to make it with", records["absent"]["reason"]
+assert records["mpi"]["status"] == "ok", records["mpi"]["status"]
+print("ok:", records["absent"]["reason"])
+PY
+"$HARNESS" --list-plugins --plugin-dir "$WORK/left_out" > "$WORK/list"
+grep -q "not built: communicator absent: this build found nothing to make it with" "$WORK/list" ||
+  fail "--list-plugins does not say which plugin was left out: $(cat "$WORK/list")"
+expect_error 'unknown communicator plugin "absent"' "$HARNESS" "$WORK/left_out.json" --dry-run
 echo PASS

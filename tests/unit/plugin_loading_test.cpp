@@ -226,18 +226,44 @@ namespace {
 
 TEST(BackendProblem, SaysWhyATrialCannotRunBeforeAnythingIsBuilt) {
   const auto registry = PluginRegistry::discover({HARNESS_PLUGIN_DIR});
-  const auto* gloo = registry.find(plugin::PluginKind::kCommunicator, "gloo");
-  ASSERT_NE(gloo, nullptr);
-  EXPECT_FALSE(backend_problem(gloo, false, plugin::DType::kFloat16).any());
-  const GroupProblem bf16 = backend_problem(gloo, false, plugin::DType::kBFloat16);
+  ASSERT_NE(registry.find(plugin::PluginKind::kCommunicator, "gloo"), nullptr);
+  EXPECT_FALSE(backend_problem(registry, "gloo", false, plugin::DType::kFloat16).any());
+  const GroupProblem bf16 = backend_problem(registry, "gloo", false, plugin::DType::kBFloat16);
   EXPECT_EQ(bf16.status, TrialStatus::kSkipped);
   EXPECT_EQ(bf16.reason, "gloo does not support bf16");
-  EXPECT_EQ(backend_problem(nullptr, false, plugin::DType::kFloat32).status, TrialStatus::kFailed);
-  if (const auto* nccl = registry.find(plugin::PluginKind::kCommunicator, "nccl")) {
-    const GroupProblem gpu = backend_problem(nccl, false, plugin::DType::kFloat32);
+  EXPECT_EQ(backend_problem(registry, "nowhere", false, plugin::DType::kFloat32).status,
+            TrialStatus::kFailed);
+  if (registry.find(plugin::PluginKind::kCommunicator, "nccl")) {
+    const GroupProblem gpu = backend_problem(registry, "nccl", false, plugin::DType::kFloat32);
     EXPECT_EQ(gpu.status, TrialStatus::kSkipped);
     EXPECT_FALSE(gpu.reason.empty());
   }
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+// A build that cannot make a shipped plugin leaves a note in its place; the note's plugin is
+// skipped with its reason, unless a real plugin of that name is found in any folder.
+TEST(NotBuiltPlugin, IsSkippedWithTheBuildsReasonUnlessTheLibraryIsThere) {
+  const testing::TempDir temp;
+  std::ofstream(temp.path() / "libharness_comm_absent.so.not-built") << "no toolkit here\n";
+  std::ofstream(temp.path() / "libharness_comm_mpi.so.not-built") << "stale note\n";
+  std::ofstream(temp.path() / "notes.not-built") << "not named like a plugin\n";
+  const auto registry = PluginRegistry::discover({temp.path().string(), HARNESS_PLUGIN_DIR});
+  EXPECT_EQ(registry.not_built_reason(plugin::PluginKind::kCommunicator, "absent"),
+            "no toolkit here");
+  EXPECT_EQ(registry.not_built_reason(plugin::PluginKind::kModel, "absent"), "");
+  EXPECT_EQ(registry.not_built_reason(plugin::PluginKind::kCommunicator, "mpi"), "");
+  EXPECT_EQ(registry.not_built_reason(plugin::PluginKind::kCommunicator, "notes"), "");
+  const GroupProblem absent =
+      backend_problem(registry, "absent", false, plugin::DType::kFloat32);
+  EXPECT_EQ(absent.status, TrialStatus::kSkipped);
+  EXPECT_EQ(absent.reason, "absent is not built: no toolkit here");
+  EXPECT_FALSE(backend_problem(registry, "mpi", false, plugin::DType::kFloat32).any());
 }
 
 }  // namespace

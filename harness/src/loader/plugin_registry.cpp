@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "loader/plugin_file_checks.h"
@@ -85,8 +87,10 @@ PluginRegistry PluginRegistry::discover(const std::vector<std::string>& director
       continue;
     }
     std::vector<fs::path> candidates;
-    for (const auto& entry : fs::directory_iterator(directory, error))
+    for (const auto& entry : fs::directory_iterator(directory, error)) {
       if (entry.path().extension() == ".so") candidates.push_back(entry.path());
+      if (entry.path().extension() == ".not-built") registry.note_not_built(entry.path());
+    }
     std::sort(candidates.begin(), candidates.end());
     for (const auto& candidate : candidates) registry.consider(candidate.string(), options);
   }
@@ -125,6 +129,31 @@ void PluginRegistry::consider(const std::string& path, DiscoveryOptions options)
   } else {
     plugins_.push_back(std::move(handle));
   }
+}
+
+// The note's name says which plugin (libharness_comm_nccl.so.not-built), its first line why.
+void PluginRegistry::note_not_built(const fs::path& note) {
+  static const std::regex pattern("libharness_(comm|model)_([A-Za-z0-9_]+)\\.so\\.not-built");
+  std::smatch match;
+  const std::string file_name = note.filename().string();
+  if (!std::regex_match(file_name, match, pattern)) return;
+  std::ifstream in(note);
+  std::string reason;
+  std::getline(in, reason);
+  constexpr std::size_t kLongestReason = 400;  // a note is a sentence, not a file to echo
+  if (reason.size() > kLongestReason) reason = reason.substr(0, kLongestReason) + "...";
+  if (reason.empty()) reason = "this build could not make it";
+  not_built_.push_back({match[1] == "comm" ? plugin::PluginKind::kCommunicator
+                                           : plugin::PluginKind::kModel,
+                        match[2], reason});
+}
+
+std::string PluginRegistry::not_built_reason(plugin::PluginKind kind,
+                                             const std::string& name) const {
+  if (find(kind, name)) return {};
+  for (const auto& note : not_built_)
+    if (note.kind == kind && note.name == name) return note.reason;
+  return {};
 }
 
 const PluginHandle* PluginRegistry::find(plugin::PluginKind kind, const std::string& name) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct DiscoveryOptions {
 
 class PluginRegistry {
  public:
+  struct NotBuilt {  // a shipped plugin this build left out, and why
+    plugin::PluginKind kind;
+    std::string name, reason;
+  };
+
   // Scans each directory for plugin libraries (libharness_{comm,model}_<name>.so). Before a
   // library is loaded (which runs its constructors) its name, permissions (plugin_file_checks.h)
   // and exported symbols are checked. Files that fail are listed in problems() (not named like
@@ -47,16 +53,22 @@ class PluginRegistry {
                                  DiscoveryOptions options = {});
 
   const PluginHandle* find(plugin::PluginKind kind, const std::string& name) const;
+  // Why this build left out a plugin it ships (the note libharness_<kind>_<name>.so.not-built
+  // that the build wrote in its place), or empty: found, or never a plugin of this build.
+  std::string not_built_reason(plugin::PluginKind kind, const std::string& name) const;
   std::vector<std::string> names(plugin::PluginKind kind) const;
   const std::vector<PluginHandle>& plugins() const { return plugins_; }
+  const std::vector<NotBuilt>& not_built() const { return not_built_; }
   const std::vector<std::string>& problems() const { return problems_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<std::string>& directories() const { return directories_; }
 
  private:
   void consider(const std::string& path, DiscoveryOptions options);
+  void note_not_built(const std::filesystem::path& note);
 
   std::vector<PluginHandle> plugins_;
+  std::vector<NotBuilt> not_built_;
   std::vector<std::string> problems_;
   std::vector<std::string> warnings_;
   std::vector<std::string> directories_;

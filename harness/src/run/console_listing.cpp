@@ -75,6 +75,10 @@ void print_plugins(const PluginRegistry& registry, std::FILE* out) {
                  plugin::plugin_kind_name(p.kind), p.version.c_str(), capabilities.c_str(),
                  p.path.c_str());
   }
+  for (const auto& note : registry.not_built())
+    if (!registry.find(note.kind, note.name))
+      std::fprintf(out, "not built: %s %s: %s\n", plugin::plugin_kind_name(note.kind),
+                   note.name.c_str(), printable(note.reason).c_str());
   // The whole inventory: broken, refused and shadowed files as well as files not named like
   // plugins.
   for (const auto* list : {&registry.warnings(), &registry.problems()})

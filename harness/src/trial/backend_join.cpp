@@ -36,9 +36,14 @@ GroupProblem init_on_group(const TrialContext& context,
 
 }  // namespace
 
-GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available,
-                             plugin::DType dtype) {
-  if (!backend) return {TrialStatus::kFailed, "backend plugin not found on this rank"};
+GroupProblem backend_problem(const PluginRegistry& plugins, const std::string& name,
+                             bool cuda_available, plugin::DType dtype) {
+  const PluginHandle* backend = plugins.find(plugin::PluginKind::kCommunicator, name);
+  if (!backend) {
+    const std::string reason = plugins.not_built_reason(plugin::PluginKind::kCommunicator, name);
+    if (!reason.empty()) return {TrialStatus::kSkipped, name + " is not built: " + reason};
+    return {TrialStatus::kFailed, "backend plugin " + name + " not found on this rank"};
+  }
   const auto capabilities = communicator_capabilities(*backend);
   if (!capabilities.unavailable_reason.empty())
     return {TrialStatus::kSkipped, capabilities.unavailable_reason};
@@ -55,15 +60,16 @@ GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available,
 namespace {
 
 // Every level must be a host-buffer backend that takes the element type.
-GroupProblem levels_problem(const std::vector<const PluginHandle*>& levels,
-                            const std::string& composed, bool cuda_available,
-                            plugin::DType dtype) {
-  for (const PluginHandle* level : levels) {
-    GroupProblem problem = backend_problem(level, cuda_available, dtype);
+GroupProblem levels_problem(const PluginRegistry& plugins,
+                            const std::vector<ComposedLevel>& levels, const std::string& composed,
+                            bool cuda_available, plugin::DType dtype) {
+  for (const ComposedLevel& level : levels) {
+    GroupProblem problem = backend_problem(plugins, level.plugin, cuda_available, dtype);
     if (problem.any()) return problem;
-    if (communicator_capabilities(*level).requires_cuda)
-      return {TrialStatus::kSkipped, composed + " composes host-buffer backends; " + level->name +
-                                         " reduces device buffers"};
+    const PluginHandle* plugin = plugins.find(plugin::PluginKind::kCommunicator, level.plugin);
+    if (communicator_capabilities(*plugin).requires_cuda)
+      return {TrialStatus::kSkipped, composed + " composes host-buffer backends; " +
+                                         level.plugin + " reduces device buffers"};
   }
   return {};
 }
@@ -86,7 +92,9 @@ JoinedBackend join_composed(const ComposedBackend& composed, const TrialContext&
   }
   joined.plugin = plugins.back();  // the outermost level: the one across hosts
   joined.problem = agree_on_problem(
-      context.comm, levels_problem(plugins, composed.name, cuda_available, dtype), context.watchdog);
+      context.comm,
+      levels_problem(*context.plugins, levels, composed.name, cuda_available, dtype),
+      context.watchdog);
   if (joined.problem.any()) return joined;
   for (const PluginHandle* plugin : plugins)
     joined.version += (joined.version.empty() ? "" : "+") + plugin->version;
@@ -111,7 +119,8 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
   joined.name = backend;
   joined.plugin = context.plugins->find(plugin::PluginKind::kCommunicator, backend);
   joined.problem = agree_on_problem(
-      context.comm, backend_problem(joined.plugin, cuda_available, dtype), context.watchdog);
+      context.comm, backend_problem(*context.plugins, backend, cuda_available, dtype),
+      context.watchdog);
   if (joined.problem.any()) return joined;
   joined.version = joined.plugin->version;
   joined.on_cuda = communicator_capabilities(*joined.plugin).requires_cuda;

@@ -24,9 +24,11 @@ struct JoinedBackend {
   GroupProblem problem;  // any(): the trial cannot run (the same on every rank)
 };
 
-// Why a trial cannot run on `backend` (nullptr: not found on this rank): unavailable
-// backend, CUDA needed but absent, or an element type it does not support.
-GroupProblem backend_problem(const PluginHandle* backend, bool cuda_available, plugin::DType dtype);
+// Why a trial cannot run on the backend plugin `name`: not built here (skipped) or not found
+// on this rank (failed), unavailable, CUDA needed but absent, or an element type it does not
+// support.
+GroupProblem backend_problem(const PluginRegistry& plugins, const std::string& name,
+                             bool cuda_available, plugin::DType dtype);
 
 // Collective over context.comm.
 JoinedBackend join_backend(const TrialContext& context, const std::string& backend,

@@ -13,13 +13,14 @@
 namespace harness {
 
 // The plugin named `name`, or nullptr after reporting it at `field` with a suggestion, the
-// plugins available and the folders searched.
+// plugins available and the folders searched; nullptr unreported for a plugin this build left
+// out (PluginRegistry::not_built_reason), whose trials are skipped when they run.
 const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::PluginKind kind,
                                           const std::string& field, const std::string& name);
 
 // The backend exists and accepts its parameters (created once per configuration); returns
 // the communicators it runs (a hierarchical backend's two levels), each to be held to the
-// same rules as that backend alone, or none when one was not found.
+// same rules as that backend alone, or none when one was not found or not built.
 std::vector<const PluginHandle*> check_backend(ValidationContext& context,
                                                const std::string& backend, const Json& params);
 
