@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   const auto registry = harness::PluginRegistry::discover(harness::plugin_search_path({}));
   std::map<std::uint64_t, Row> rows;
   {
-    harness::Watchdog watchdog(MPI_COMM_WORLD, 300, [](const std::string&) {});
+    harness::Watchdog watchdog(MPI_COMM_WORLD, 300, [](const std::string&, bool) {});
     harness::TrialContext context{MPI_COMM_WORLD, rank, size, &registry, nullptr, &watchdog};
     const harness::Trial trial = collective_trial(size);
     // The measurement alone, on the same backend: no gate wait, no watchdog, host memory.
@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
     harness::TrialContext bare{MPI_COMM_WORLD, rank, size, &registry, nullptr};
     harness::QuietGate gate(settings.quiet, MPI_COMM_WORLD, nullptr);
     harness::ReductionMemory memory;
+    harness::BackendFault fault(nullptr);
     const harness::PointBenchmark point{
         harness::collective_op(harness::plugin::Collective::kAllreduce),
         settings,
@@ -184,7 +185,8 @@ int main(int argc, char** argv) {
         false,
         bare,
         gate,
-        memory};
+        memory,
+        fault};
     for (int r = 0; r < rounds; ++r) {  // interleaved: drift hits every instrument alike
       const auto measured = trial_us(trial, context);
       for (std::uint64_t bytes : sizes()) {

@@ -7,7 +7,7 @@ different sizes, whose spread across sizes would read as noise.
 """
 from dataclasses import dataclass
 
-from .frames import MEASURED
+from .frames import MEASURED, with_bus_traffic
 from .stats import Estimate, compare
 
 
@@ -50,9 +50,9 @@ def estimates_by_backend(rows):
 def size_verdicts(coll):
     """{(collective, dtype, op, world_size): [Verdict per message size, smallest first]} of a
     collective frame (the key: frames.MEASURED's values, then the world size): backends are
-    compared only where they measured the same thing."""
+    compared only where they measured the same thing, and where there is bus traffic."""
     out = {}
-    for key, g in coll.groupby(MEASURED + ["world_size"]):
+    for key, g in with_bus_traffic(coll).groupby(MEASURED + ["world_size"]):
         verdicts = []
         for size, rows in g.drop_duplicates(["point", "bytes"]).groupby("bytes"):
             v = verdict_of(int(size), estimates_by_backend(rows[rows["median"] > 0]))

@@ -95,6 +95,14 @@ def collective_frame(records, meta=None):
     return pd.DataFrame(rows)
 
 
+def with_bus_traffic(coll):
+    """The collective points whose busbw means something: world size 2 or more. A group of one
+    moves no bytes between ranks, so it has no bus bandwidth (the harness records busbw 0 for it;
+    records written before it did said its algbw): its points stay in points.csv and the wrong
+    count, never in a busbw table, picture or Answer line."""
+    return coll[coll["world_size"] > 1] if not coll.empty else coll
+
+
 def varied(frame, columns):
     """The columns (of those named) that take more than one value in the frame."""
     return [c for c in columns if c in frame and frame[c].astype(str).nunique() > 1]

@@ -20,13 +20,17 @@ def backend_label(record):
     return f"{settings['backend']}:{algorithm}" if algorithm else settings["backend"]
 
 
-# How a composed backend's record (backend.algorithm) says that its host level went by
-# reduce-scatter + allgather rather than by allreduces (the hierarchical backend's describe()).
-BY_HALVES = "by reduce-scatter + allgather"
+BY_HALVES = "reduce_scatter+allgather"  # backend.within_hosts of a host level by two halves
 
 
 def host_level_by_halves(record):
-    return BY_HALVES in (as_record(record).backend.algorithm or "")
+    """Whether a composed backend's level within hosts ran reduce-scatter + allgather (each byte
+    crossing a host's memory once each way) rather than two allreduces."""
+    backend = as_record(record).backend
+    if backend.within_hosts is not None:
+        return backend.within_hosts == BY_HALVES
+    # Records from before backend.within_hosts said it in the algorithm's words.
+    return "by reduce-scatter + allgather" in (backend.algorithm or "")
 
 
 def composed_levels(record):

@@ -10,7 +10,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
 
 from . import units  # noqa: E402
-from .frames import CONFIGURATION, MEASURED, combine, measured_label, varied, varied_measures  # noqa: E402
+from .frames import (CONFIGURATION, MEASURED, combine, measured_label, varied, varied_measures,  # noqa: E402
+                     with_bus_traffic)
 
 RULE_ORDER = ["none", "linear", "sqrt"]
 OVERSUBSCRIBED = "oversubscribed (more ranks than cores)"
@@ -126,6 +127,7 @@ def plot_throughput(ok, canvas, words):
 
 
 def plot_busbw(coll, canvas, words, memcpy_gbps=None):
+    coll = with_bus_traffic(coll)
     if coll.empty:
         return
     fig, ax = plt.subplots(figsize=(7.5, 5))

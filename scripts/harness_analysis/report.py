@@ -23,7 +23,8 @@ import pandas as pd
 
 from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, strategy, units
 from .frames import (CONFIGURATION, MEASURED, collective_frame, estimator_words, measured_label,
-                     oversubscribed_worlds, point_intervals, train_frame, varied, varied_measures)
+                     oversubscribed_worlds, point_intervals, train_frame, varied, varied_measures,
+                     with_bus_traffic)
 from .labels import backend_label
 from .record_schema import as_meta, given
 from .results import exit_on_error, load_or_exit
@@ -155,9 +156,12 @@ def collective_section(run):
     lines = [f"## {what} bus bandwidth", "",
              f"busbw per message size: {run.words['figure']}; the fastest backend is named against the runner-up only "
              f"where their {run.words['bands']} do not overlap.", ""]
-    for key, g in run.coll.groupby(MEASURED + ["world_size"]):
+    for key, g in with_bus_traffic(run.coll).groupby(MEASURED + ["world_size"]):
         label = measured_label(dict(zip(MEASURED, key)), differing)
         lines += collective_table(f"{label}, world size {key[-1]}" if label else f"World size {key[-1]}", g)
+    if (run.coll["world_size"] == 1).any():
+        lines += ["World size 1 moves no bytes between ranks, so it has no busbw (its times are in "
+                  "points.csv).", ""]
     wrong = run.coll["wrong"].fillna(0).sum()
     lines += [f"Wrong elements over all points: {int(wrong)}.", ""]
     return "\n".join(lines) + "\n"

@@ -34,7 +34,7 @@ echo "ok: one job per folder"
 cp "$dir/trials.jsonl" "$WORK/kept.jsonl"
 sed -i '2s/.*/{"key": 12345, "status": null}/' "$dir/trials.jsonl"
 cp "$dir/trials.jsonl" "$WORK/damaged.jsonl"
-expect_error "trials.jsonl:2: damaged record; only the last line may be cut off by an interrupted run" \
+expect_error "trials.jsonl:2: damaged record (not a trial record (a JSON object with a string \"key\" and \"status\")); only the last line may be cut off by an interrupted run" \
   "$HARNESS" "$WORK/q.json" --resume "$dir"
 cmp -s "$dir/trials.jsonl" "$WORK/damaged.jsonl" || fail "--resume changed the file it refused"
 expect_error "trials.jsonl:2: damaged record" scripts/plot "$dir"

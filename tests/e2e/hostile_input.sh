@@ -36,7 +36,7 @@ expect_error "/settings/optimizer/momentum: only optimizer sgd reads it" \
 # Collective sizes: never empty, never silently rounded or repeated.
 collective() { printf '{"name": "c", "kind": "collective", "settings": %s}\n' "$1" > "$WORK/c.json"; }
 collective '{"min_bytes": 1000, "max_bytes": 10}'
-expect_error "/settings/max_bytes: no message size from min_bytes = 1000 to max_bytes = 10" "$HARNESS" "$WORK/c.json" --dry-run
+expect_error "/settings/max_bytes: 10 is below min_bytes = 1000" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"min_bytes": 3, "max_bytes": 3}'
 expect_error "max_bytes = 3 is a whole number of fp32 elements (4 B each)" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"sizes": [5, 8, 8], "dtype": "fp64"}'

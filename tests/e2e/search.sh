@@ -104,6 +104,17 @@ for folder in "$dir" "$(only_run_dir "$WORK/t")"; do
     fail "$folder does not follow its schemas: $(cat "$WORK/check")"
   grep -q "search.json: follows the search.json schema" "$WORK/check" || fail "--check-records skipped search.json"
 done
+# A search.json its trials do not bear out (changed after the run) is refused, as the scripts
+# refuse to show it.
+cp -r "$dir" "$WORK/changed"
+py "$WORK/changed/search.json" <<'PY'
+import json, sys
+search = json.load(open(sys.argv[1]))
+search["winner_figure"]["value"] *= 1000
+json.dump(search, open(sys.argv[1], "w"))
+PY
+expect_error "search.json: its winner" "$HARNESS" --check-records "$WORK/changed"
+grep -q "search.json was changed after the run" "$WORK/out" || { cat "$WORK/out"; fail "no reason given"; }
 
 # The Answer names the winner.
 if /usr/bin/python3 -c "import pandas, matplotlib" 2>/dev/null; then

@@ -58,10 +58,11 @@ assert cma and all("cross-memory attach" in r["backend"]["algorithm"] for r in c
 composed = [r for r in records if r["part"] == "composed"][0]
 assert composed["backend"]["name"] == "hierarchical" and "shm within hosts" in composed["backend"]["algorithm"], composed["backend"]
 # shm offers reduce-scatter and allgather, so the host's level goes by them, and the record says
-# so in the words the cost model reads.
+# so in the field the cost model reads.
 sys.path.insert(0, "scripts")
-from harness_analysis.labels import BY_HALVES
-assert BY_HALVES in composed["backend"]["algorithm"], composed["backend"]["algorithm"]
+from harness_analysis.labels import host_level_by_halves
+assert composed["backend"]["within_hosts"] == "reduce_scatter+allgather", composed["backend"]
+assert host_level_by_halves(composed), composed["backend"]
 print("shm ok:", [r["axes"] for r in records])
 PY
 [ "$(leftovers)" = "$before" ] || fail "a run left a segment in /dev/shm"

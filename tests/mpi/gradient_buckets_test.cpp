@@ -102,8 +102,10 @@ TEST_F(GradientBuckets, CompressionReducesInTheNarrowTypeAndStaysConsistent) {
       ASSERT_EQ(record["status"], "ok") << what << ": " << record["reason"];
       EXPECT_EQ(record["params_consistent"], true) << what;
       EXPECT_EQ(record["gradient_reduction"]["wire_dtype"], compression) << what;
+      // Half the gradients' bytes: the plain bucket also carries the loss and the failure flag
+      // (2 fp32), which under compression go apart, in fp32, so that the loss is not rounded.
       EXPECT_EQ(record["bytes_reduced_per_step"].get<std::size_t>() * 2,
-                plain["bytes_reduced_per_step"].get<std::size_t>())
+                plain["bytes_reduced_per_step"].get<std::size_t>() - 2 * sizeof(float))
           << what;
       // Rounded gradients train a different model, but not a worse one this early.
       EXPECT_NE(record["param_hash"], plain["param_hash"]) << what;

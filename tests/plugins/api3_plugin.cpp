@@ -2,6 +2,8 @@
 // and writes API 3's capabilities struct (without the list of collectives). The host must load
 // it, read its capabilities as API 3 laid them out, and answer the collectives API 3 lacked
 // itself, never through slots the plugin's objects do not have.
+// Written by hand, as a plugin compiled against API 3's own headers was; user_api_plugin.cpp is
+// the same API built through today's headers and registration macros, as a user would build it.
 #define HARNESS_PLUGIN_API_VERSION 3
 #include <mpi.h>
 

@@ -74,6 +74,29 @@ TEST(PluginLoading, AnApi3PluginLoadsAndOffersWhatApi3Had) {
   EXPECT_CONTAINS(status.message(), "api3 MPI_Allreduce does not support allgather");
 }
 
+// Every API this host loads: a plugin registered with the documented macros for that version
+// (tests/plugins/user_api_plugin.cpp) opens, and its capabilities read back as it set them (a
+// host reading another layout than the plugin wrote corrupts its heap, or reads wrong values).
+TEST(PluginLoading, EveryLoadedApiVersionLoadsThroughTheDocumentedMacros) {
+  for (std::uint32_t api = plugin::kOldestApiVersion; api <= plugin::kApiVersion; ++api) {
+    SCOPED_TRACE("API " + std::to_string(api));
+    const std::string name = "user_api" + std::to_string(api);
+    PluginHandle handle;
+    ASSERT_EQ(open_plugin(std::string(HARNESS_API_PLUGIN_DIR) + "/libharness_comm_" + name + ".so",
+                          &handle),
+              "");
+    EXPECT_EQ(handle.api_version, api);
+    EXPECT_EQ(handle.name, name);
+    const auto capabilities = communicator_capabilities(handle);
+    EXPECT_EQ(capabilities.dtypes, std::vector<plugin::DType>{plugin::DType::kFloat32});
+    std::vector<plugin::Collective> offered{plugin::Collective::kAllreduce,
+                                            plugin::Collective::kBroadcast};
+    if (api >= 4) offered.push_back(plugin::Collective::kAllgather);
+    EXPECT_EQ(capabilities.collectives, offered);
+    EXPECT_EQ(create_communicator(handle, Json::object())->describe(), name);
+  }
+}
+
 TEST(PluginLoading, WrongBuildIdNamesBothIds) {
   PluginHandle handle;
   const std::string error = open_plugin(kTestPlugins + "/libharness_comm_wrong_build.so", &handle);

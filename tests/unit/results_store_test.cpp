@@ -9,6 +9,7 @@
 #include "common/input_error.h"
 #include "record/collective_point.h"
 #include "record/record_json.h"
+#include "results/file_writing.h"
 #include "results/points_csv.h"
 #include "results/results_store.h"
 #include "results/summary_csv.h"
@@ -18,6 +19,12 @@ namespace harness {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A record as an older layout wrote it: the frame every layout has, no figures.
+std::string record_line(const std::string& key, const std::string& status) {
+  return "{\"key\":\"" + key + "\",\"status\":\"" + status +
+         "\",\"kind\":\"train\",\"world_size\":1,\"axes\":{},\"settings\":{}}";
+}
 
 TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
   const testing::TempDir temp;
@@ -64,7 +71,7 @@ TEST(ResultsStore, AppendsRecordsAndSinksWriteTheSummary) {
 TEST(ResultsStore, ResumeMovesACutOffLastLineAside) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
-  std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n{\"key\":\"b\",\"sta";
+  std::ofstream(base / "trials.jsonl") << record_line("a", "ok") << "\n{\"key\":\"b\",\"sta";
   std::vector<std::string> warnings;
   const ResultsStore store = ResultsStore::open(base.string(), &warnings);
   EXPECT_EQ(store.completed_keys(), (std::set<std::string>{"a"}));
@@ -73,7 +80,7 @@ TEST(ResultsStore, ResumeMovesACutOffLastLineAside) {
                              "trials.cut-off.txt"),
             std::string::npos)
       << warnings[0];
-  EXPECT_EQ(testing::read_file(base / "trials.jsonl"), "{\"key\":\"a\",\"status\":\"ok\"}\n");
+  EXPECT_EQ(testing::read_file(base / "trials.jsonl"), record_line("a", "ok") + "\n");
   EXPECT_EQ(testing::read_file(base / "trials.cut-off.txt"), "{\"key\":\"b\",\"sta\n");
 }
 
@@ -82,17 +89,17 @@ TEST(ResultsStore, ResumeMovesACutOffLastLineAside) {
 TEST(ResultsStore, ResumeRefusesADamagedMiddleLineAndChangesNothing) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
-  const std::string text = "{\"key\":\"a\",\"status\":\"ok\"}\n"
-                           "{\"key\": 12345, \"status\": null}\n"
-                           "{\"key\":\"c\",\"status\":\"ok\"}\n";
+  const std::string text = record_line("a", "ok") + "\n" +
+                           "{\"key\": 12345, \"status\": null}\n" + record_line("c", "ok") + "\n";
   std::ofstream(base / "trials.jsonl") << text;
   std::vector<std::string> warnings;
   try {
     ResultsStore::open(base.string(), &warnings);
     ADD_FAILURE() << "a damaged middle line was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("trials.jsonl:2: damaged record; only the last line may "
-                                         "be cut off"),
+    EXPECT_NE(std::string(e.what()).find("trials.jsonl:2: damaged record (not a trial record "
+                                         "(a JSON object with a string \"key\" and \"status\")); "
+                                         "only the last line may be cut off"),
               std::string::npos)
         << e.what();
   }
@@ -113,8 +120,8 @@ std::string open_refusal(const fs::path& directory) {
 // A status no harness of this layout writes is refused where it stands, not run again.
 TEST(ResultsStore, ResumeRefusesAStatusItDoesNotKnowByLine) {
   const testing::TempDir temp;
-  std::ofstream(temp.path() / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n"
-                                              << "{\"key\":\"b\",\"status\":\"paused\"}\n";
+  std::ofstream(temp.path() / "trials.jsonl") << record_line("a", "ok") + "\n"
+                                              << record_line("b", "paused") + "\n";
   const std::string refusal = open_refusal(temp.path());
   EXPECT_NE(refusal.find("trials.jsonl:2: status is \"paused\", expected one of ok,"),
             std::string::npos)
@@ -126,7 +133,7 @@ TEST(ResultsStore, ResumeRefusesAStatusItDoesNotKnowByLine) {
 TEST(ResultsStore, OneJobAtATimeHoldsAFolder) {
   const testing::TempDir temp;
   const fs::path base = temp.path();
-  std::ofstream(base / "trials.jsonl") << "{\"key\":\"a\",\"status\":\"ok\"}\n";
+  std::ofstream(base / "trials.jsonl") << record_line("a", "ok") + "\n";
   std::vector<std::string> warnings;
   {
     const ResultsStore holder = ResultsStore::open(base.string(), &warnings);
@@ -137,12 +144,32 @@ TEST(ResultsStore, OneJobAtATimeHoldsAFolder) {
   EXPECT_EQ(open_refusal(base), "");
 }
 
+// A link planted in the folder would make a resumed job write outside it: the folder is
+// refused, naming the link, and nothing is written through it.
+TEST(ResultsStore, ResumeRefusesAFolderHoldingALink) {
+  const testing::TempDir temp;
+  const fs::path folder = temp.path() / "run", outside = temp.path() / "outside.csv";
+  fs::create_directory(folder);
+  std::ofstream(folder / "trials.jsonl") << record_line("a", "ok") << "\n";
+  std::ofstream(outside) << "precious\n";
+  fs::create_directories(folder / "traces" / "k");
+  fs::create_symlink(outside, folder / "traces" / "k" / "trace.json.tmp");
+  EXPECT_CONTAINS(open_refusal(folder), (folder / "traces/k/trace.json.tmp").string() +
+                                            ": is a symbolic link (to " + outside.string() + ")");
+  // A writer does not follow one either (a link made while a job runs).
+  EXPECT_THROW(write_file_atomically((folder / "traces/k/trace.json").string(), "{}"),
+               ResultsWriteError);
+  fs::create_symlink(outside, folder / "summary.csv.tmp.2");
+  EXPECT_THROW(append_durably((folder / "summary.csv.tmp.2").string(), "x\n"), ResultsWriteError);
+  EXPECT_EQ(testing::read_file(outside), "precious\n");
+}
+
 // A good trials.jsonl is read, never rewritten: a resume of a read-only copy must work.
 TEST(ResultsStore, ResumeNeedsAResultsFolderAndLeavesAGoodOneUnwritten) {
   const testing::TempDir temp;
   EXPECT_CONTAINS(open_refusal(temp.path()), "not a results folder");
   const fs::path trials = temp.path() / "trials.jsonl";
-  std::ofstream(trials) << "{\"key\":\"a\",\"status\":\"ok\"}\n";
+  std::ofstream(trials) << record_line("a", "ok") + "\n";
   const auto inode = [&] {
     struct stat info {};
     stat(trials.c_str(), &info);
@@ -180,7 +207,8 @@ TEST(PointsCsv, OneRowPerPointWithTheRecordsColumns) {
     expected_header += "," + column.key();
   EXPECT_EQ(header, expected_header);
   std::getline(csv, row);
-  EXPECT_EQ(row.rfind("3,k,ok,mpi,MPI_Allreduce,2,fp32,sum,1024,256,0,0,0.0,0.0,2.5,", 0), 0u) << row;
+  EXPECT_EQ(row.rfind("3,k,ok,mpi,MPI_Allreduce,2,fp32,sum,1024,256,0,0,0.0,0.0,2.5,", 0), 0u)
+      << row;
   EXPECT_EQ(row.back(), '0');  // wrong
   std::getline(csv, row);
   EXPECT_FALSE(row.empty());
@@ -189,7 +217,8 @@ TEST(PointsCsv, OneRowPerPointWithTheRecordsColumns) {
 // The console's columns are fields of the record's point.
 TEST(CollectivePoint, ConsoleColumnsAreRecordFields) {
   const Json json = to_json(CollectivePoint{});
-  for (const auto& field : collective_point_fields()) EXPECT_TRUE(json.contains(field.key)) << field.key;
+  for (const auto& field : collective_point_fields())
+    EXPECT_TRUE(json.contains(field.key)) << field.key;
 }
 
 }  // namespace

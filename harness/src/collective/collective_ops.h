@@ -28,6 +28,9 @@ struct CollectiveOp {
   // allreduce and broadcast work in place on the whole message: the output is the input
   // buffer. The others split it into one block per rank.
   bool in_place;
+  // Whether the call reads the settings' op (it reduces) and root (one rank's data goes out).
+  bool reduces;
+  bool rooted;
   // Elements of one rank's output for a message of `count` elements in total.
   std::int64_t (*output_count)(std::int64_t count, int ranks);
   // This rank's input (its size is the input's count): deterministic, so a wrong element
@@ -44,6 +47,9 @@ struct CollectiveOp {
 };
 
 const CollectiveOp& collective_op(plugin::Collective collective);
+
+// The collectives whose `flag` is set, for messages: "allreduce and reduce_scatter".
+std::string collectives_with(bool CollectiveOp::*flag);
 
 // The total elements a message of `bytes` holds for this collective over `ranks`: whole
 // elements, and for the collectives that split it a multiple of the ranks, rounded down as

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "collective/collective_memory.h"
 #include "collective/memcpy_bound.h"
 #include "collective/point_measurement.h"
 #include "common/available_memory.h"
@@ -44,22 +45,41 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
                                              settings.dtype, torch::cuda::is_available());
   if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
   record.backend = describe_backend(backend);
-  // The largest message's buffers (data, its pristine copy, the expected result) on every rank
-  // of this host; the group counts as on one host, the worst case. Ranks read their own host's
+  // What every rank of this host holds for the largest message (its buffers and the check's;
+  // collective_memory.h, measured per backend and collective); the group counts as on one
+  // host, the worst case. Buffers on a GPU take none of it. Ranks read their own host's
   // memory, so they agree before anyone leaves.
   const std::uint64_t largest = settings.message_bytes.empty() ? 0 : settings.message_bytes.back();
+  const std::uint64_t per_rank =
+      backend.on_cuda ? 0
+                      : collective_rank_bytes(settings.backend, settings.collective,
+                                              settings.dtype, largest);
   GroupProblem too_big;
   if (const std::string shortfall =
-          memory_shortfall(3 * largest * static_cast<std::uint64_t>(context.size));
+          memory_shortfall(per_rank * static_cast<std::uint64_t>(context.size));
       !shortfall.empty())
-    too_big = {TrialStatus::kFailed, "messages of " + std::to_string(largest) + " bytes on " +
-                                         std::to_string(context.size) + " ranks " + shortfall};
+    too_big = {TrialStatus::kFailed,
+               std::string(plugin::collective_name(settings.collective)) + " messages of " +
+                   std::to_string(largest) + " bytes through " + settings.backend + " on " +
+                   std::to_string(context.size) + " ranks (about " +
+                   gigabytes(static_cast<double>(per_rank)) + " each) " + shortfall +
+                   "; lower max_bytes (or sizes)"};
+  // Sizes below one element per rank are left out; validation refuses a trial left with none,
+  // and an ok record without a measured point must never be written.
+  const std::vector<std::int64_t> counts =
+      message_counts(settings, collective_op(settings.collective), context.size);
+  if (counts.empty() && !too_big.any())
+    too_big = {TrialStatus::kFailed,
+               "no message size holds one element per rank for " +
+                   std::string(plugin::collective_name(settings.collective)) + " at " +
+                   std::to_string(context.size) + " ranks: nothing was measured"};
   if (const GroupProblem agreed = agree_on_problem(context.comm, too_big, context.watchdog);
       agreed.any())
     return finish(agreed.status, agreed.reason);
   try {
     QuietGate gate(settings.quiet, context.comm, context.watchdog);
     ReductionMemory memory(backend.communicator);
+    BackendFault fault(context.watchdog);
     const PointBenchmark benchmark{collective_op(settings.collective),
                                    settings,
                                    element_type(settings.dtype),
@@ -67,12 +87,13 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
                                    backend.on_cuda,
                                    context,
                                    gate,
-                                   memory};
+                                   memory,
+                                   fault};
     const bool bounded = largest >= kMemcpyBoundBytes;
     const double memcpy_before = bounded ? group_memcpy_gbps(context) : 0.0;
     std::vector<CollectivePoint> points;
     long long wrong = 0;
-    for (const std::int64_t count : message_counts(settings, benchmark.op, context.size)) {
+    for (const std::int64_t count : counts) {
       points.push_back(measure_point(benchmark, count));
       wrong += points.back().wrong.value_or(0);
     }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "loader/plugin_call.h"
+#include "collective/wrong_elements.h"
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
@@ -69,9 +69,21 @@ Buffers buffers_for(const PointBenchmark& b, std::int64_t count) {
   return buffers;
 }
 
+// A failed call is kept, not thrown: this rank goes on making the calls its peers make until
+// the next checkpoint, where they all leave together.
 void call(const PointBenchmark& b, const Buffers& buffers) {
-  throw_if_failed(b.op.run(b.communicator, buffers.input_view, buffers.output_view, call_of(b)),
-                  plugin::collective_name(b.op.collective));
+  b.fault.record(b.op.run(b.communicator, buffers.input_view, buffers.output_view, call_of(b)),
+                 plugin::collective_name(b.op.collective));
+}
+
+void synchronize(const PointBenchmark& b) {
+  b.fault.record(b.communicator.synchronize(), "synchronize");
+}
+
+// Where every rank meets (a barrier before each timed sample): any rank's failed call ends the
+// trial on all of them here.
+void checkpoint(const PointBenchmark& b) {
+  leave_on_fault(b.context.comm, b.fault, b.context.watchdog);
 }
 
 // Warm-up calls; returns the slowest rank's median seconds per call (every rank the same).
@@ -80,10 +92,10 @@ double warm_up(const PointBenchmark& b, const Buffers& buffers) {
   for (int i = 0; i < std::max(1, b.settings.warmup_iters); ++i) {
     WatchedOperation watched(b.context.watchdog, "collective warm-up call",
                              static_cast<std::uint64_t>(i), b.context.size);
-    check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+    checkpoint(b);
     const auto t0 = Clock::now();
     call(b, buffers);
-    throw_if_failed(b.communicator.synchronize(), "synchronize");
+    synchronize(b);
     seconds.push_back(seconds_since(t0));
   }
   return max_over_ranks(percentile(seconds, 50), b.context.comm, b.context.watchdog);
@@ -116,9 +128,9 @@ SamplePlan plan_samples(const PointBenchmark& b, double seconds_per_call) {
 void settle(const PointBenchmark& b, const Buffers& buffers, SamplePlan plan) {
   if (plan.settle_calls == 0) return;
   WatchedOperation watched(b.context.watchdog, "collective settling calls", 0, b.context.size);
-  check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+  checkpoint(b);
   for (int i = 0; i < plan.settle_calls; ++i) call(b, buffers);
-  throw_if_failed(b.communicator.synchronize(), "synchronize");
+  synchronize(b);
 }
 
 // Loop timing: back-to-back calls after one barrier, on zeros (a sum of zeros stays zero, so
@@ -131,10 +143,10 @@ std::vector<double> time_loops(const PointBenchmark& b, Buffers& buffers, Sample
     // Watched per sample, not per call: a few atomic stores would show in a 4 B call.
     WatchedOperation watched(b.context.watchdog, "collective sample",
                              static_cast<std::uint64_t>(sample), b.context.size);
-    check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+    checkpoint(b);
     const auto t0 = Clock::now();
     for (int i = 0; i < plan.calls_per_sample; ++i) call(b, buffers);
-    throw_if_failed(b.communicator.synchronize(), "synchronize");
+    synchronize(b);
     seconds.push_back(seconds_since(t0) / plan.calls_per_sample);
   }
   return seconds;
@@ -149,11 +161,11 @@ std::vector<double> time_iterations(const PointBenchmark& b, Buffers& buffers, S
     WatchedOperation watched(b.context.watchdog, "collective sample",
                              static_cast<std::uint64_t>(sample), b.context.size);
     buffers.input.copy_(buffers.pristine);
-    throw_if_failed(b.communicator.synchronize(), "synchronize");
-    check_mpi(MPI_Barrier(b.context.comm), "MPI_Barrier");
+    synchronize(b);
+    checkpoint(b);
     const auto t0 = Clock::now();
     call(b, buffers);
-    throw_if_failed(b.communicator.synchronize(), "synchronize");
+    synchronize(b);
     seconds.push_back(seconds_since(t0));
   }
   return seconds;
@@ -166,10 +178,10 @@ long long count_wrong(const PointBenchmark& b, Buffers& buffers, std::int64_t co
   buffers.input.copy_(buffers.pristine);
   if (!b.op.in_place) buffers.output.zero_();
   call(b, buffers);
-  throw_if_failed(b.communicator.synchronize(), "synchronize");
+  synchronize(b);
+  checkpoint(b);
   const auto expected = b.op.expected(count, call_of(b), buffers.output.options());
-  const auto error = (buffers.output.to(torch::kFloat64) - expected).abs() >
-                     (expected.abs() * b.type.tolerance + 1e-9);
+  const auto error = wrong_elements(buffers.output, expected, b.type.tolerance, 1e-9);
   long long wrong = error.sum().item<int64_t>(), total = 0;
   check_mpi(MPI_Reduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, b.context.comm), "MPI_Reduce");
   return total;
@@ -214,6 +226,7 @@ CollectivePoint measure_point(const PointBenchmark& b, std::int64_t count) {
   if (b.gate.active()) point.slowdown = b.gate.last_slowdown();
   point.noisy = point.noisy || !b.gate.last_quiet();
   if (b.settings.check) point.wrong = count_wrong(b, buffers, count);
+  checkpoint(b);  // the last sample's calls, when nothing is checked
   return point;
 }
 

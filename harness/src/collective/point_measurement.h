@@ -10,6 +10,7 @@
 #include "record/collective_point.h"
 #include "spec/collective_settings.h"
 #include "train/reduction_memory.h"
+#include "trial/backend_fault.h"
 #include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
 
@@ -25,10 +26,12 @@ struct PointBenchmark {
   const TrialContext& context;
   QuietGate& gate;          // the trial's: every size waits for a quiet machine
   ReductionMemory& memory;  // where the reduced buffer lies
+  BackendFault& fault;      // this rank's failed call, until the group's next checkpoint
 };
 
 // Collective over the trial's group; rank 0's point is complete. `count` is the message's
-// elements in total (collective_ops.h: message_count). Throws when a plugin or MPI call fails.
+// elements in total (collective_ops.h: message_count). Throws when an MPI call fails, and
+// GroupFailure on every rank when a plugin call failed on any (trial/backend_fault.h).
 CollectivePoint measure_point(const PointBenchmark& benchmark, std::int64_t count);
 
 }  // namespace harness

@@ -27,7 +27,8 @@ bool has_type(const Json& value, const std::string& type) {
 
 class Checker {
  public:
-  explicit Checker(const Json& root) : root_(root) {}
+  Checker(const Json& root, SchemaCheck completeness)
+      : root_(root), complete_(completeness == SchemaCheck::kComplete) {}
 
   // Whether the value conforms; problems go to `out` when it is given.
   bool check(const Json& schema, const Json& value, const std::string& at,
@@ -77,7 +78,7 @@ class Checker {
                     std::vector<std::string>* out) {
     if (!value.is_object()) return true;
     bool ok = true;
-    for (const Json& key : schema.value("required", Json::array()))
+    for (const Json& key : complete_ ? schema.value("required", Json::array()) : Json::array())
       if (!value.contains(key.get<std::string>()))
         ok = fail(out, at, "\"" + key.get<std::string>() + "\" is missing");
     const Json properties = schema.value("properties", Json::object());
@@ -85,7 +86,7 @@ class Checker {
     for (const auto& [key, member] : value.items()) {
       if (properties.contains(key))
         ok = check(properties[key], member, at + "/" + key, out) && ok;
-      else if (closed)
+      else if (closed && complete_)
         ok = fail(out, at, "\"" + key + "\" is not a declared field");
     }
     return ok;
@@ -110,7 +111,9 @@ class Checker {
     bool ok = true;
     for (const Json& part : schema.value("allOf", Json::array()))
       ok = check(part, value, at, out) && ok;
-    if (schema.contains("if") && schema.contains("then") && check(schema["if"], value, at, nullptr))
+    // The condition is the schema's as written, whatever this check leaves out.
+    if (schema.contains("if") && schema.contains("then") &&
+        Checker(root_, SchemaCheck::kComplete).check(schema["if"], value, at, nullptr))
       ok = check(schema["then"], value, at, out) && ok;
     if (schema.contains("$ref")) ok = check(resolve(schema["$ref"]), value, at, out) && ok;
     return ok;
@@ -125,13 +128,14 @@ class Checker {
   }
 
   const Json& root_;
+  bool complete_;
 };
 
 }  // namespace
 
-std::vector<std::string> schema_problems(const Json& schema, const Json& value) {
+std::vector<std::string> schema_problems(const Json& schema, const Json& value, SchemaCheck check) {
   std::vector<std::string> problems;
-  Checker(schema).check(schema, value, "", &problems);
+  Checker(schema, check).check(schema, value, "", &problems);
   return problems;
 }
 

@@ -12,8 +12,14 @@
 
 namespace harness {
 
+// What is checked: a document as the harness writes it now (every required field there, no
+// undeclared one), or only the fields a document holds (their types and values), as a reader
+// of older layouts needs; scripts/harness_analysis/record_schema.py has the same two.
+enum class SchemaCheck { kComplete, kPresentFields };
+
 // Each problem names the JSON pointer of the value ("/points/2/bytes") and what was expected;
 // empty when the value conforms.
-std::vector<std::string> schema_problems(const Json& schema, const Json& value);
+std::vector<std::string> schema_problems(const Json& schema, const Json& value,
+                                         SchemaCheck check = SchemaCheck::kComplete);
 
 }  // namespace harness

@@ -35,7 +35,7 @@ class Api3Communicator final : public plugin::Communicator {
 
 }  // namespace
 
-plugin::CommunicatorCapabilities from_api3(CommunicatorCapabilitiesApi3 capabilities) {
+plugin::CommunicatorCapabilities from_api3(plugin::CommunicatorCapabilitiesV3 capabilities) {
   plugin::CommunicatorCapabilities out;
   out.host_buffers = capabilities.host_buffers;
   out.cuda_buffers = capabilities.cuda_buffers;

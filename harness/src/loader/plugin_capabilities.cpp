@@ -10,7 +10,7 @@ plugin::ModelCapabilities model_capabilities(const PluginHandle& plugin) {
 
 plugin::CommunicatorCapabilities communicator_capabilities(const PluginHandle& plugin) {
   if (plugin.api_version == 3)
-    return from_api3(plugin_capabilities<CommunicatorCapabilitiesApi3>(
+    return from_api3(plugin_capabilities<plugin::CommunicatorCapabilitiesV3>(
         plugin, plugin::kCommunicatorCapabilitiesSymbol));
   return plugin_capabilities<plugin::CommunicatorCapabilities>(
       plugin, plugin::kCommunicatorCapabilitiesSymbol);

@@ -1,5 +1,9 @@
 #include "mpi/watchdog.h"
 
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,14 +37,92 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 }  // namespace
 
-// What a rank tells rank 0 when its operation is overdue. Plain bytes on the wire.
+// What a rank tells rank 0 when its operation is overdue, its backend failed, or it crashed.
+// Plain bytes on the wire.
 struct Watchdog::Report {
   int rank = -1;
   int group_size = 0;
   std::uint64_t step = 0;
   double waited_s = 0;
   char operation[48] = {};
+  int signal = 0;       // the rank is crashing with this signal
+  char note[208] = {};  // its backend's failure in this trial, if any
 };
+
+namespace {
+
+// The watchdog a crashing rank reports through (null: none, or off).
+std::atomic<Watchdog*> crash_watchdog{nullptr};
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+const char* signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+  }
+  return "a signal";
+}
+
+// Async-signal-safe string building for the crash handler.
+void append(char* line, std::size_t size, const char* text) {
+  std::size_t used = std::strlen(line);
+  while (*text && used + 1 < size) line[used++] = *text++;
+  line[used] = '\0';
+}
+
+void append_number(char* line, std::size_t size, std::uint64_t value) {
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value && n < 23);
+  char text[24];
+  for (int i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
+  text[n] = '\0';
+  append(line, size, text);
+}
+
+extern "C" void on_crash_signal(int signal_number) { report_crash(signal_number); }
+
+}  // namespace
+
+// The crashing rank: a line on stderr naming the rank, the signal and what it was in; a report
+// to rank 0, whose watchdog records the trial and aborts the job (this rank waits for that a
+// few seconds); then the signal's own action (a core dump where enabled).
+void report_crash(int signal_number) {
+  Watchdog* watchdog = crash_watchdog.load();
+  if (watchdog) {
+    Watchdog::Report report;
+    report.rank = watchdog->rank_;
+    report.group_size = watchdog->group_size_.load();
+    report.step = watchdog->step_.load();
+    report.signal = signal_number;
+    const char* operation = watchdog->operation_.load();
+    append(report.operation, sizeof report.operation, operation ? operation : "no operation");
+    char line[256] = "harness: rank ";
+    append_number(line, sizeof line, static_cast<std::uint64_t>(report.rank));
+    append(line, sizeof line, " crashed (");
+    append(line, sizeof line, signal_name(signal_number));
+    append(line, sizeof line, ") in ");
+    append(line, sizeof line, report.operation);
+    append(line, sizeof line, " of step ");
+    append_number(line, sizeof line, report.step);
+    append(line, sizeof line, "\n");
+    ssize_t ignored = write(STDERR_FILENO, line, std::strlen(line));
+    (void)ignored;
+    if (report.rank != 0 && watchdog->channel_ && watchdog->channel_->send(&report)) {
+      timespec wait{10, 0};  // rank 0 aborts the job well before this ends
+      while (nanosleep(&wait, &wait) != 0) {
+      }
+    }
+  }
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
 
 Watchdog::Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang)
     : timeout_s_(timeout_s), on_hang_(std::move(on_hang)) {
@@ -56,12 +138,21 @@ Watchdog::Watchdog(MPI_Comm world, double timeout_s, HangHandler on_hang)
     return;
   }
   thread_ = std::thread([this] { run(); });
+  crash_watchdog = this;
+  for (const int signal_number : kCrashSignals) signal(signal_number, on_crash_signal);
 }
 
 Watchdog::~Watchdog() {
   if (!thread_.joinable()) return;
+  for (const int signal_number : kCrashSignals) signal(signal_number, SIG_DFL);
+  crash_watchdog = nullptr;
   stop_ = true;
   thread_.join();
+}
+
+void Watchdog::note_failure(const std::string& text) {
+  std::lock_guard<std::mutex> lock(note_mutex_);
+  note_ = text;
 }
 
 void Watchdog::enter(const char* operation, std::uint64_t step, int group_size) {
@@ -92,17 +183,38 @@ void Watchdog::run() {
     member_loop();
 }
 
+void Watchdog::fill(Report* report, const char* operation, double waited) const {
+  report->rank = rank_;
+  report->group_size = group_size_.load();
+  report->step = step_.load();
+  report->waited_s = waited;
+  std::snprintf(report->operation, sizeof report->operation, "%s", operation);
+  std::lock_guard<std::mutex> lock(note_mutex_);
+  std::snprintf(report->note, sizeof report->note, "%s", note_.c_str());
+}
+
 // True (and the report filled) when this rank's operation has lasted past the deadline.
 bool Watchdog::overdue(Report* report) const {
   const char* operation = operation_.load();
   if (!operation) return false;
   const double waited = static_cast<double>(now_ns() - entered_ns_.load()) * 1e-9;
   if (waited < timeout_s_) return false;
-  report->rank = rank_;
-  report->group_size = group_size_.load();
-  report->step = step_.load();
-  report->waited_s = waited;
-  std::snprintf(report->operation, sizeof report->operation, "%s", operation);
+  fill(report, operation, waited);
+  return true;
+}
+
+// True (and the report filled) when this rank's backend failed in this trial and it has waited
+// kFailureGraceSeconds (or timeout_s) at an agreement since: its peers are stuck in the backend.
+bool Watchdog::failure_overdue(Report* report) const {
+  {
+    std::lock_guard<std::mutex> lock(note_mutex_);
+    if (note_.empty()) return false;
+  }
+  const char* operation = operation_.load();
+  if (!operation || std::strcmp(operation, kAgreementOperation) != 0) return false;
+  const double waited = static_cast<double>(now_ns() - entered_ns_.load()) * 1e-9;
+  if (waited < std::min(timeout_s_, kFailureGraceSeconds)) return false;
+  fill(report, operation, waited);
   return true;
 }
 
@@ -112,7 +224,7 @@ void Watchdog::member_loop() {
   Clock::time_point reported_at;
   while (!stop_) {
     std::this_thread::sleep_for(kPoll);
-    if (overdue(&report) && reported_entry != entered_ns_.load()) {
+    if ((overdue(&report) || failure_overdue(&report)) && reported_entry != entered_ns_.load()) {
       channel_->send(&report);  // when rank 0 is gone, the check below names it
       reported_entry = entered_ns_.load();
       reported_at = Clock::now();
@@ -141,12 +253,14 @@ void Watchdog::leader_loop() {
     for (Report report; channel_->receive(&report);) {
       // Bytes off a socket: the name is used as a C string, so it must end within its array.
       report.operation[sizeof report.operation - 1] = '\0';
+      report.note[sizeof report.note - 1] = '\0';
       if (report.rank > 0 && report.rank < size_) {
         reports[static_cast<std::size_t>(report.rank)] = report;
         reported[static_cast<std::size_t>(report.rank)] = true;
+        if (report.signal) end_job(compose(&report, 1), true, kExitFatal);  // no grace: it dies
       }
     }
-    reported[0] = overdue(&reports[0]);
+    reported[0] = overdue(&reports[0]) || failure_overdue(&reports[0]);
     const bool any = std::find(reported.begin(), reported.end(), true) != reported.end();
     if (any && !collecting) {
       collecting = true;
@@ -159,19 +273,41 @@ void Watchdog::leader_loop() {
     for (int r = 0; r < size_; ++r)
       if (reported[static_cast<std::size_t>(r)])
         known.push_back(reports[static_cast<std::size_t>(r)]);
-    const std::string message = compose(known.data(), static_cast<int>(known.size()));
-    std::fprintf(stderr, "harness: watchdog: %s\n", message.c_str());
-    if (on_hang_) on_hang_(message);
-    std::fprintf(stderr,
-                 "harness: watchdog: aborting the job (exit status %d); finished trials "
-                 "are kept, --resume goes on from there\n",
-                 kExitHung);
-    MPI_Abort(MPI_COMM_WORLD, kExitHung);
+    const bool failed = std::any_of(known.begin(), known.end(),
+                                    [](const Report& r) { return r.note[0] != '\0'; });
+    end_job(compose(known.data(), static_cast<int>(known.size())), failed,
+            failed ? kExitFatal : kExitHung);
   }
 }
 
-// "rank 1 has not entered allreduce of step 812 for 60 s; ranks 0, 2 and 3 are waiting".
+void Watchdog::end_job(const std::string& message, bool failed, int exit_status) {
+  std::fprintf(stderr, "harness: watchdog: %s\n", message.c_str());
+  if (on_hang_) on_hang_(message, failed);
+  std::fprintf(stderr,
+               "harness: watchdog: aborting the job (exit status %d); finished trials "
+               "are kept, --resume goes on from there\n",
+               exit_status);
+  MPI_Abort(MPI_COMM_WORLD, exit_status);
+  _exit(exit_status);
+}
+
+// "rank 1 has not entered allreduce of step 812 for 60 s; ranks 0, 2 and 3 are waiting",
+// led by a rank's crash or a backend's failure where one is known.
 std::string Watchdog::compose(const Report* reports, int count) const {
+  for (int i = 0; i < count; ++i)
+    if (reports[i].signal)
+      return "rank " + std::to_string(reports[i].rank) + " crashed (" +
+             signal_name(reports[i].signal) + ") in " + reports[i].operation + " of step " +
+             std::to_string(reports[i].step);
+  std::string cause;
+  for (int i = 0; i < count && cause.empty(); ++i)
+    if (reports[i].note[0])
+      cause = "rank " + std::to_string(reports[i].rank) + ": " + reports[i].note +
+              "; its peers were left inside the backend's call, which no rank can take back: ";
+  return cause + waiting_text(reports, count);
+}
+
+std::string Watchdog::waiting_text(const Report* reports, int count) const {
   // The operation most reporters wait in is the one the missing ranks have not reached.
   std::map<std::pair<std::string, std::uint64_t>, std::vector<int>> waiting;
   for (int i = 0; i < count; ++i)

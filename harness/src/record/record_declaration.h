@@ -72,6 +72,13 @@ IfPart<Backend, BackendRecord> visit(V& v, Backend& b) {
   v.field(b.levels, {"levels", "", "a backend composed of plugins: each level's label, within "
                                    "hosts first (\"shm\", \"gloo:ring\")",
                      kWhen, "the backend is composed of plugins"});
+  v.field(b.within_hosts,
+          {"within_hosts", "", "a backend composed of plugins: how its level within hosts "
+                               "passes an allreduce's bytes, \"reduce_scatter+allgather\" (each "
+                               "byte crosses a host's memory once each way) or \"allreduce\" "
+                               "(two allreduces of the whole buffer, where the level offers no "
+                               "reduce_scatter)",
+           kWhen, "the backend is composed of plugins"});
 }
 
 template <typename V, typename Speed>

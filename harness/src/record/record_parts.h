@@ -59,6 +59,7 @@ struct BackendRecord {
   std::string algorithm;
   std::optional<std::string> memory;  // "communicator" or "host", once the buffers are placed
   std::vector<std::string> levels;    // a composed backend's levels, innermost first
+  std::optional<std::string> within_hosts;  // a composed backend: its passes within a host
 };
 
 // The quiet-machine gate's account of the trial (trial/quiet_gate.h).

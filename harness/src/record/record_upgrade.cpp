@@ -48,7 +48,8 @@ void train_parts_to_version_3(Json& record) {
   erase_in("timing", "min_time_s");
   erase_in("slow_steps", "factor");
   erase_in("target", "loss");
-  if (Json* target = object_at(record, "target"); target && target->value("reached", true) == false)
+  if (Json* target = object_at(record, "target");
+      target && target->value("reached", Json(true)) == Json(false))
     (*target)["steps"] = nullptr;  // steps count only to a target reached
   erase_in("lr", "base");
   erase_in("detection", "threshold_percentile");
@@ -85,7 +86,7 @@ void to_version_3(Json& record) {
   points_to_version_3(record);
   const Json status = record.value("status", Json());
   record["measured"] = status == "ok" || status == "inconsistent";
-  if (record.value("noisy", false) == true && !record.contains("noisy_because"))
+  if (record.value("noisy", Json(false)) == Json(true) && !record.contains("noisy_because"))
     record["noisy_because"] = "noisy (records before record_version 3 do not say why)";
 }
 

@@ -11,7 +11,7 @@ namespace harness {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const char* what, int error) {
-  throw ResultsWriteError(path + ": " + what + ": " + std::strerror(error));
+  throw ResultsWriteError(path + ": " + what + ": " + std::strerror(error), error);
 }
 
 void write_all(int fd, const std::string& text, const std::string& path) {
@@ -28,7 +28,11 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 // Messages name `shown`, the file the user knows (not its temporary).
 void write_and_sync(const std::string& path, int flags, const std::string& text,
                     const std::string& shown) {
-  const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a link planted in the results folder is not written through (folder_links.h).
+  const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0 && errno == ELOOP)
+    fail(path, "is a symbolic link, not written through (the harness writes only files inside "
+               "the results folder); remove it", ELOOP);
   if (fd < 0) fail(shown, "cannot open for writing", errno);
   const off_t size_before = ::lseek(fd, 0, SEEK_END);
   try {
@@ -44,6 +48,10 @@ void write_and_sync(const std::string& path, int flags, const std::string& text,
 }
 
 }  // namespace
+
+bool ResultsWriteError::out_of_space() const {
+  return error_number_ == ENOSPC || error_number_ == EDQUOT;
+}
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";

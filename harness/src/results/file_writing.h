@@ -13,6 +13,13 @@ namespace harness {
 class ResultsWriteError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  ResultsWriteError(const std::string& message, int error_number)
+      : std::runtime_error(message), error_number_(error_number) {}
+  // Whether the disk (or the quota) was full: making room is then the remedy, not otherwise.
+  bool out_of_space() const;
+
+ private:
+  int error_number_ = 0;  // errno of the failed call; 0: unknown
 };
 
 // Writes text to path atomically (temporary file, fsync, rename); on failure the temporary is

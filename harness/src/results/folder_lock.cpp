@@ -29,6 +29,18 @@ std::string holder_text(const std::string& holder_file) {
   return line.empty() ? "another harness job (it has not named itself yet)" : brief(line, 200);
 }
 
+// Best effort: a read-only folder cannot name its holder, and no other job can write it. Not
+// through a link planted as .lock (results/folder_links.h).
+void name_holder(const std::string& holder_file) {
+  const int fd =
+      ::open(holder_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return;
+  const std::string text = "harness pid " + std::to_string(::getpid()) + " on host " +
+                           this_host() + " since " + utc_now() + "\n";
+  [[maybe_unused]] const ssize_t written = ::write(fd, text.data(), text.size());
+  ::close(fd);
+}
+
 }  // namespace
 
 FolderLock FolderLock::acquire(const std::string& directory) {
@@ -42,12 +54,11 @@ FolderLock FolderLock::acquire(const std::string& directory) {
     if (error == EWOULDBLOCK)
       throw InputError(directory + ": in use by " + holder_text(lock.holder_file_) +
                        "; one job at a time may write a results folder: wait for that job "
-                       "to end, or start a new run");
+                       "to end (the lock ends with its process, even one killed outright, so "
+                       "a .lock file left behind blocks nothing), or start a new run");
     throw InputError(directory + ": cannot lock the results folder: " + std::strerror(error));
   }
-  // Best effort: a read-only folder cannot name its holder, and no other job can write it.
-  std::ofstream(lock.holder_file_) << "harness pid " << ::getpid() << " on host " << this_host()
-                                   << " since " << utc_now() << "\n";
+  name_holder(lock.holder_file_);
   return lock;
 }
 

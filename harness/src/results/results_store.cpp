@@ -1,16 +1,22 @@
 #include "results/results_store.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "common/brief.h"
 #include "common/input_error.h"
+#include "common/regular_file.h"
+#include "common/strict_json.h"
 #include "common/utc_time.h"
-#include "record/record_upgrade.h"
 #include "record/trial_record.h"
+#include "record/trials_file.h"
 #include "results/file_writing.h"
+#include "results/folder_links.h"
 
 namespace harness {
 
@@ -40,31 +46,13 @@ namespace {
 
 constexpr const char* kCutOffFile = "trials.cut-off.txt";
 
-// What a record needs for --resume to know its trial: a string key and a string status (a line
-// that is valid JSON but not such a record is dropped like a damaged one, never fatal).
-bool is_trial_record(const Json& record) {
-  return !record.is_discarded() && record.is_object() && record.contains("key") &&
-         record["key"].is_string() && record.contains("status") && record["status"].is_string();
-}
-
-// A record of trials.jsonl read into its typed view; InputError, prefixed with `where`, for a
-// layout newer than this harness reads or a record it cannot read.
+// The record's typed view; InputError, prefixed with `where`, for a record it cannot read.
 TrialRun run_of(Json record, const std::string& where) {
   try {
-    return read_trial_run(upgraded_record(std::move(record)));
+    return read_trial_run(std::move(record));
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   }
-}
-
-// The non-empty lines of a file, with their 1-based numbers.
-std::vector<std::pair<std::size_t, std::string>> read_lines(const std::string& path) {
-  std::ifstream file(path);
-  std::vector<std::pair<std::size_t, std::string>> lines;
-  std::string line;
-  for (std::size_t number = 1; std::getline(file, line); ++number)
-    if (!line.empty()) lines.emplace_back(number, line);
-  return lines;
 }
 
 // A cut-off line is kept verbatim beside the records, never deleted: it may hold the start
@@ -83,36 +71,28 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
     throw InputError(directory +
                      ": not a results folder (it has neither trials.jsonl nor meta.json); "
                      "--resume continues a folder a harness run made");
+  refuse_links_in(directory);
   ResultsStore store;
   store.directory_ = directory;
   store.lock_ = FolderLock::acquire(directory);
-  const auto lines = read_lines((fs::path(directory) / "trials.jsonl").string());
-  std::optional<std::string> cut_off;  // the last line, when an interrupted write cut it
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto& [number, line] = lines[i];
-    const std::string where = directory + "/trials.jsonl:" + std::to_string(number) + ": ";
-    Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (is_trial_record(record)) {
-      store.runs_.push_back(run_of(std::move(record), where));
-    } else if (i + 1 == lines.size()) {
-      cut_off = line;
-    } else {
-      throw InputError(where +
-                       "damaged record; only the last line may be cut off by an interrupted "
-                       "run, so this file was changed by something else. --resume deletes no "
-                       "record: repair the line, or move it out of the file, and resume again");
-    }
-  }
-  if (!cut_off) return store;
-  keep_cut_off_line(directory, *cut_off);
-  warnings->push_back(directory + "/trials.jsonl:" + std::to_string(lines.back().first) +
+  const std::string records = (fs::path(directory) / "trials.jsonl").string();
+  TrialsFile file = read_trials_file(records);
+  if (const std::string problem = file.first_problem(); !problem.empty())
+    throw InputError(problem + ". --resume deletes no record: repair the line, or move it out "
+                               "of the file, and resume again");
+  for (TrialLine& line : file.lines)
+    store.runs_.push_back(
+        run_of(std::move(line.record), records + ":" + std::to_string(line.number) + ": "));
+  if (!file.cut_off) return store;
+  keep_cut_off_line(directory, file.cut_off->text);
+  warnings->push_back(records + ":" + std::to_string(file.cut_off->number) +
                       ": cut-off last line (an interrupted write) moved to " + kCutOffFile +
                       "; its trial runs again");
   // Rewrite without it so the file stays valid JSON Lines; the other lines stay as they were
   // written, in their own layout.
   std::string text;
-  for (std::size_t i = 0; i + 1 < lines.size(); ++i) text += lines[i].second + "\n";
-  write_file_atomically((fs::path(directory) / "trials.jsonl").string(), text);
+  for (const TrialLine& line : file.lines) text += line.text + "\n";
+  write_file_atomically(records, text);
   return store;
 }
 
@@ -142,10 +122,17 @@ bool ResultsStore::is_results_folder(const std::string& directory) {
 }
 
 Json ResultsStore::read_meta(const std::string& directory) {
-  std::ifstream file(fs::path(directory) / "meta.json");
-  if (!file) return Json::object();
-  Json meta = Json::parse(file, nullptr, /*allow_exceptions=*/false);
-  return meta.is_discarded() ? Json::object() : meta;
+  const std::string path = (fs::path(directory) / "meta.json").string();
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0) return Json::object();  // a folder without one
+  const StrictJson meta = parse_strict_json(
+      read_regular_file(path, "the run's description, a JSON object"));
+  if (!meta.problem.empty())
+    throw InputError(path + ":" + std::to_string(meta.line) + ": " + meta.problem);
+  if (!meta.value.is_object())
+    throw InputError(path + ":1: " + brief(meta.value.dump(), 40) +
+                     " is no JSON object, expected the run's description (a JSON object)");
+  return meta.value;
 }
 
 }  // namespace harness

@@ -69,8 +69,15 @@ Experiment load_file(const CommandLine& cli, int rank) {
 // A results folder's meta.json; unset, with why, when it is missing, unreadable, newer than
 // this harness reads or records no experiment.
 std::optional<RunMeta> recorded_meta(const std::string& folder, std::string* problem) {
+  Json document;
   try {
-    RunMeta meta = read_run_meta(ResultsStore::read_meta(folder));
+    document = ResultsStore::read_meta(folder);
+  } catch (const InputError& e) {  // damaged: the message names meta.json and the line
+    *problem = e.what();
+    return std::nullopt;
+  }
+  try {
+    RunMeta meta = read_run_meta(document);
     if (!meta.experiment.empty()) return meta;
     *problem = folder + "/meta.json: missing, unreadable or without an \"experiment\"";
   } catch (const InputError& e) {
@@ -146,11 +153,28 @@ std::string changed_model_files(const RunMeta& meta, const std::vector<Trial>& t
   return changed;
 }
 
+// --resume reads the folder's records and appends to them: a trials.jsonl that is no file
+// (a directory, a device) would read as no records and fail at the first append.
+std::string records_file_problem(const std::string& folder) {
+  namespace fs = std::filesystem;
+  const fs::path records = fs::path(folder) / "trials.jsonl";
+  std::error_code error;
+  const fs::file_status status = fs::status(records, error);
+  if (!fs::exists(status) || fs::is_regular_file(status)) return "";
+  return records.string() + ": is " +
+         (fs::is_directory(status) ? std::string("a directory") : "not a regular file") +
+         ", not the file of trial records --resume reads and appends to; move it away (the "
+         "records, if any, belong in a file of that name) and resume again";
+}
+
 }  // namespace
 
 void check_resumed_experiment(const CommandLine& cli, const Experiment& experiment,
                               const std::vector<Trial>& trials, int rank) {
   if (cli.resume.empty()) return;
+  const std::string records = broadcast_string(
+      rank == 0 ? records_file_problem(cli.resume) : std::string(), 0, MPI_COMM_WORLD);
+  if (!records.empty()) throw InputError(records);  // not even --extend could append
   std::string problem;
   // A folder that is no results folder is refused when it is opened, saying so.
   if (rank == 0 && ResultsStore::is_results_folder(cli.resume)) {

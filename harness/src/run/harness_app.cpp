@@ -14,17 +14,20 @@
 #include "loader/plugin_registry.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/string_broadcast.h"
+#include "mpi/trial_groups.h"
 #include "record/record_reference.h"
 #include "record/record_schema.h"
 #include "results/file_writing.h"
 #include "run/console_listing.h"
 #include "run/experiment_loading.h"
 #include "run/oversubscribed_worlds.h"
+#include "run/plan_memory.h"
 #include "run/record_tools.h"
 #include "run/run_meta_json.h"
 #include "run/sweep_runner.h"
 #include "run/trial_validation.h"
 #include "search/search_summary.h"
+#include "spec/json_path.h"
 #include "spec/trial_expansion.h"
 
 namespace harness {
@@ -59,8 +62,16 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
   return plugins;
 }
 
-// Validation reads each rank's own files and memory, so ranks can disagree; they all leave
-// with the first failing rank's message (rank 0's when it failed too), or all go on.
+// Ranks read their own files and memory, so they can disagree; they all leave with the first
+// failing rank's message (rank 0's when it failed too), or all go on.
+void agree_on_input_problem(const std::string& problem, int rank, int size) {
+  int mine = problem.empty() ? size : rank, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size) return;
+  const std::string message = broadcast_string(problem, first, MPI_COMM_WORLD);
+  throw InputError(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
+}
+
 void validate_on_every_rank(const Experiment& experiment, const std::vector<Trial>& trials,
                             const PluginRegistry& plugins, DataCache& data, int launched_ranks,
                             int rank, int size) {
@@ -70,16 +81,20 @@ void validate_on_every_rank(const Experiment& experiment, const std::vector<Tria
   } catch (const InputError& e) {
     problem = e.what();
   }
-  int mine = problem.empty() ? size : rank, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == size) return;
-  const std::string message = broadcast_string(problem, first, MPI_COMM_WORLD);
-  throw InputError(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
+  agree_on_input_problem(problem, rank, size);
+}
+
+// Refused before the sweep is expanded: one too large for the host's memory would fail only
+// after minutes of expanding.
+void check_plan_fits(const Experiment& experiment, int rank, int size) {
+  const std::string problem = plan_memory_problem(experiment, place_on_host(MPI_COMM_WORLD).ranks);
+  agree_on_input_problem(problem.empty() ? "" : experiment.source + ": " + problem, rank, size);
 }
 
 int run_experiment(const CommandLine& cli, const MpiRuntime& mpi) {
   const bool leader = mpi.rank() == 0;
   const Experiment experiment = load_for_run(cli, mpi.rank());
+  check_plan_fits(experiment, mpi.rank(), mpi.size());
   std::vector<Trial> trials = expand_trials(experiment);
   if (cli.plugins_needed) {
     if (leader) print_plugins_needed(trials);
@@ -135,6 +150,22 @@ std::optional<int> listing_asked_for(const CommandLine& cli) {
   return std::nullopt;
 }
 
+// Whether some trial overlaps, read from the settings and the sweep's values: expanding the
+// sweep here would double the time a large one takes to plan.
+bool overlap_asked(const Experiment& experiment) {
+  for (const auto& part : experiment.parts) {
+    if (part.settings.value("overlap", false) == true) return true;
+    for (const auto& axis : part.sweep.items()) {
+      const auto paths = axis_paths(axis.key());
+      for (std::size_t p = 0; p < paths.size(); ++p)
+        if (paths[p] == "overlap")
+          for (const auto& value : axis.value())
+            if ((paths.size() == 1 ? value : value.at(p)) == true) return true;
+    }
+  }
+  return false;
+}
+
 // Overlap needs MPI called from a second thread; every other job is fastest at
 // MPI_THREAD_SINGLE (mpi/mpi_runtime.h). A rank that cannot read the experiment before MPI
 // starts asks for the level every trial can run under.
@@ -142,12 +173,10 @@ int thread_level_for(const CommandLine& cli) {
   const auto experiment = read_here_before_mpi(cli);
   if (!experiment) return kThreadLevelWithOverlap;
   try {
-    for (const Trial& trial : expand_trials(*experiment))
-      if (trial.settings.value("overlap", false)) return kThreadLevelWithOverlap;
+    return overlap_asked(*experiment) ? kThreadLevelWithOverlap : kThreadLevelWithoutOverlap;
   } catch (const std::exception&) {  // said once MPI is up
     return kThreadLevelWithOverlap;
   }
-  return kThreadLevelWithoutOverlap;
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ extern "C" void mark_and_exit(int signal_number) {
   if (prepared) {
     const int which = signal_number == SIGTERM ? 1 : 0;
     write_all(STDERR_FILENO, prepared->message[which]);
-    const int fd = open(prepared->temporary_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fd = open(prepared->temporary_path.c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
     if (fd >= 0) {
       write_all(fd, prepared->meta_text[which]);
       close(fd);

@@ -2,6 +2,7 @@
 
 #include "common/brief.h"
 #include "common/input_error.h"
+#include "common/json_schema_check.h"
 #include "record/field_collector.h"
 #include "record/field_json_reader.h"
 #include "record/field_json_writer.h"
@@ -20,6 +21,10 @@ RunMeta read_run_meta(const Json& document) {
   if (version.is_number_integer() && version.get<long long>() > kMetaVersion)
     throw InputError("schema_version " + version.dump() + " is newer than this harness reads (" +
                      std::to_string(kMetaVersion) + ")");
+  // Each field it holds of its declared type, as the scripts read it (results.py, read_meta).
+  const auto problems = schema_problems(meta_json_schema(), document, SchemaCheck::kPresentFields);
+  if (!problems.empty())
+    throw InputError(problems.front() + " (meta.json's schema: harness --meta-schema)");
   return read_declared<RunMeta>(document);
 }
 

@@ -11,8 +11,9 @@ namespace harness {
 
 Json to_json(const RunMeta& meta);
 
-// Lenient where a field is missing or of another type (it reads as unset); InputError when the
-// document is not an object or its schema_version is newer than this harness knows.
+// Lenient where a field is missing (it reads as unset); InputError when the document is not an
+// object, a field it holds is not of its declared type, or its schema_version is newer than
+// this harness knows.
 RunMeta read_run_meta(const Json& document);
 
 std::string meta_reference_markdown();

@@ -82,7 +82,8 @@ class HangRecorder {
     trial_ = trial;
     started_ = std::chrono::steady_clock::now();
   }
-  void record(const std::string& message) {
+  // failed: the cause is known (a backend's failure, a crash), not only a wait.
+  void record(const std::string& message, bool failed) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!leader_) return;
     meta_.end.unfinished.reset();
@@ -91,7 +92,9 @@ class HangRecorder {
     // meta.json it was armed with, which lacks "aborted" (seen under load).
     arm_interruption_mark(leader_->store.directory(), meta_);
     try {
-      if (trial_) leader_->add(frame_record(*trial_, TrialStatus::kHung, message, started_));
+      if (trial_)
+        leader_->add(frame_record(*trial_, failed ? TrialStatus::kFailed : TrialStatus::kHung,
+                                  message, started_));
       leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
       leader_->write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
@@ -115,8 +118,16 @@ bool has_mark(const EndMarks& marks) {
 // ended moves into the resumption's entry, so that the top level describes this job only.
 RunMeta meta_for_start(const ResultsStore& store, RunMeta meta, bool resuming) {
   if (!resuming) return meta;
-  const Json document = store.read_meta();
-  RunMeta previous = document.empty() ? meta : read_run_meta(document);
+  Json document;
+  RunMeta previous = meta;
+  try {
+    document = store.read_meta();
+    if (!document.empty()) previous = read_run_meta(document);
+  } catch (const InputError& e) {  // only --extend gets here (check_resumed_experiment)
+    std::fprintf(stderr, "harness: warning: %s; --extend writes a new meta.json\n",
+                 printable(e.what()).c_str());
+    document = Json::object();
+  }
   Resumption entry{meta.started_at, meta.command, Json(), std::nullopt};
   // --extend: the experiment that added trials is kept beside the first one.
   if (!document.empty() && !experiment_differences(previous.experiment, meta.experiment).empty())
@@ -404,7 +415,9 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
   }
   HangRecorder hangs;
   Watchdog watchdog(MPI_COMM_WORLD, experiment.timeout_s,
-                    [&hangs](const std::string& message) { hangs.record(message); });
+                    [&hangs](const std::string& message, bool failed) {
+                      hangs.record(message, failed);
+                    });
   RunMeta meta = collect_run_metadata(experiment, options.command, plugins, MPI_COMM_WORLD);
   if (const Json files = model_file_hashes(trials); !files.empty()) meta.model_files = files;
   meta.oversubscribed = options.oversubscribed.mark;
@@ -417,9 +430,10 @@ std::string run_sweep(const Experiment& experiment, const std::vector<Trial>& tr
     if (leader) mark_write_failure(*leader, meta, e.what());
     const std::string directory =
         broadcast_string(leader ? leader->store.directory() : "", 0, MPI_COMM_WORLD);
-    throw ResultsWriteError(
-        std::string(e.what()) + "; every trial recorded before is kept in " + directory +
-        "/trials.jsonl: make room, then continue with harness --resume " + directory);
+    throw ResultsWriteError(std::string(e.what()) + "; every trial recorded before is kept in " +
+                            directory + "/trials.jsonl: " +
+                            (e.out_of_space() ? "make room" : "remove the cause above") +
+                            ", then continue with harness --resume " + directory);
   }
   if (!leader) return {};
   const std::size_t noisy = reporter.noisy_trials();

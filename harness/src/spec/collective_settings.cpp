@@ -29,7 +29,8 @@ const SettingsTable<CollectiveSettings>& collective_table() {
                       "the collective timed; a message size is the whole buffer, as in "
                       "nccl-tests: reduce_scatter's input, allgather's output, alltoall's "
                       "input and output, each rank's block size / world_size")
-          .add("root", &S::root, "broadcast's root rank", {0, 65535})
+          .add("root", &S::root, "broadcast's root rank (refused beside another collective)",
+               {0, 65535})
           .add("world_size", &S::world_size, "ranks in the trial's group", {1, 65536})
           .add("backend", &S::backend, "communicator plugin name")
           .add("backend_params", &S::backend_params, "parameters passed to the communicator plugin")
@@ -46,13 +47,16 @@ const SettingsTable<CollectiveSettings>& collective_table() {
                "given then)",
                {1, 1e12})
           .add_choice("dtype", &S::dtype, kDTypes, "element type")
-          .add_choice("op", &S::reduce, kReduceOps, "reduction")
+          .add_choice("op", &S::reduce, kReduceOps,
+                      "the reduction of allreduce and reduce_scatter (refused beside another "
+                      "collective)")
           .add("warmup_iters", &S::warmup_iters, "untimed iterations per size", {0, 1e9})
           .add("iters", &S::iters,
                "timed samples per size, at least (more until min_time_s is reached)", {1, 1e9})
           .add("min_time_s", &S::min_time_s,
                "timed seconds per size, at least (Google Benchmark's min_time)", {0, 86400})
-          .add("max_iters", &S::max_iters, "cap on the timed samples per size", {1, 1e9})
+          .add("max_iters", &S::max_iters, "cap on the timed samples per size; at least iters",
+               {1, 1e9})
           .add_choice("timing", &S::timing, kTimings,
                       "loop: each sample is a loop of back-to-back calls divided by their number "
                       "(IMB, OSU, nccl-tests); per_iteration: each sample is one call started "

@@ -353,18 +353,11 @@ void read_parts(const Json& top, const Json& document, const KindSchemas& kinds,
   }
 }
 
-// Counted before anything is expanded, saturating instead of overflowing.
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+// Counted before anything is expanded.
 void check_trial_count(const Experiment& experiment, std::uint64_t max_trials, ErrorList& errors) {
-  constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
-  const auto times = [](std::uint64_t a, std::uint64_t b) {
-    return b != 0 && a > kSaturated / b ? kSaturated : a * b;
-  };
-  std::uint64_t total = 0;
-  for (const auto& part : experiment.parts) {
-    std::uint64_t points = static_cast<std::uint64_t>(experiment.repetitions);
-    for (const auto& axis : part.sweep.items()) points = times(points, axis.value().size());
-    total = total > kSaturated - points ? kSaturated : total + points;
-  }
+  const std::uint64_t total = planned_trial_count(experiment);
   if (total > max_trials)
     errors.add("/max_trials: the sweep expands to " +
                (total == kSaturated ? std::string("more than 1.8e19") : std::to_string(total)) +
@@ -424,6 +417,19 @@ void check_timeout(double timeout_s, ErrorList& errors) {
 }
 
 }  // namespace
+
+std::uint64_t planned_trial_count(const Experiment& experiment) {
+  const auto times = [](std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > kSaturated / b ? kSaturated : a * b;
+  };
+  std::uint64_t total = 0;
+  for (const auto& part : experiment.parts) {
+    std::uint64_t points = static_cast<std::uint64_t>(experiment.repetitions);
+    for (const auto& axis : part.sweep.items()) points = times(points, axis.value().size());
+    total = total > kSaturated - points ? kSaturated : total + points;
+  }
+  return total;
+}
 
 Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const KindSchemas& kinds) {

@@ -67,6 +67,10 @@ struct Experiment {
 
 std::string oversubscribed_points_name(OversubscribedPoints rule);
 
+// The trials the sweep expands to (every part's axis lengths multiplied, times the
+// repetitions), counted without expanding it; saturates at the largest uint64_t.
+std::uint64_t planned_trial_count(const Experiment& experiment);
+
 // The fields of an experiment file's top level (for the field reference).
 Schema top_level_schema(const KindSchemas& kinds);
 

@@ -82,7 +82,8 @@ void add_reduction_rows(SettingsTable<S>& table) {
            "models without buffers send nothing")
       .add_choice("compression", &S::compression, kCompressions,
                   "cast each bucket to this type for the allreduce and back after (the backend "
-                  "must list the type)")
+                  "must list the type); the loss is averaged apart, in fp32, so that it compares "
+                  "across compressions and strategies")
       .add_choice("strategy", &S::strategy, kStrategies,
                   "ddp: every rank holds the whole model and optimizer state, gradients are "
                   "allreduced; sharded (ZeRO stage 2): each bucket's gradients are "

@@ -2,13 +2,11 @@
 
 #include <torch/torch.h>
 
-#include "loader/plugin_call.h"
-
 namespace harness {
 
 BufferSync::BufferSync(const std::vector<at::Tensor>& buffers, bool every_step,
-                       plugin::Communicator& communicator)
-    : every_step_(every_step), communicator_(communicator) {
+                       plugin::Communicator& communicator, BackendFault& fault)
+    : every_step_(every_step), communicator_(communicator), fault_(fault) {
   std::vector<at::Tensor> fp32;
   for (const auto& buffer : buffers) {
     ++tensors_;
@@ -21,8 +19,8 @@ BufferSync::BufferSync(const std::vector<at::Tensor>& buffers, bool every_step,
 void BufferSync::broadcast() {
   if (!fp32_) return;
   fp32_->pack_values();
-  throw_if_failed(communicator_.broadcast(fp32_->view(), 0), "buffer broadcast");
-  throw_if_failed(communicator_.synchronize(), "synchronize");
+  fault_.record(communicator_.broadcast(fp32_->view(), 0), "buffer broadcast");
+  fault_.record(communicator_.synchronize(), "synchronize");
   fp32_->unpack_values();
 }
 

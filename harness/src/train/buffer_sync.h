@@ -13,13 +13,15 @@
 #include "record/record_parts.h"
 #include "harness/plugin/communicator.h"
 #include "train/fusion_buffer.h"
+#include "trial/backend_fault.h"
 
 namespace harness {
 
 class BufferSync {
  public:
+  // A failed broadcast is kept in `fault`, for the group's next checkpoint.
   BufferSync(const std::vector<at::Tensor>& buffers, bool every_step,
-             plugin::Communicator& communicator);
+             plugin::Communicator& communicator, BackendFault& fault);
 
   void broadcast();  // collective over the group: rank 0's values everywhere
   // Before every step, and once after the last (whose forward moved each rank's running
@@ -29,6 +31,7 @@ class BufferSync {
     broadcast();
     return true;
   }
+  BackendFault& fault() const { return fault_; }
   // The record's account of the buffers: how many, how large, how they are kept in step.
   ModelBuffersRecord describe() const;
 
@@ -36,6 +39,7 @@ class BufferSync {
   std::size_t tensors_ = 0, elements_ = 0;
   bool every_step_;
   plugin::Communicator& communicator_;
+  BackendFault& fault_;
   std::optional<FusionBuffer> fp32_;  // absent when the model has no fp32 buffer
 };
 

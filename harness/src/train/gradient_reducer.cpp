@@ -4,7 +4,6 @@
 
 #include <stdexcept>
 
-#include "loader/plugin_call.h"
 #include "train/communication_thread.h"
 #include "train/tensor_buffer_view.h"
 
@@ -70,13 +69,15 @@ struct GradientReducer::Bucket {
 
 GradientReducer::GradientReducer(std::vector<at::Tensor> parameters, const ReducerOptions& options,
                                  plugin::Communicator& communicator, StepTimeline* timeline,
-                                 ReductionMemory* memory)
+                                 ReductionMemory* memory, BackendFault* fault)
     : options_(options),
       communicator_(communicator),
       timeline_(timeline),
-      parameters_(std::move(parameters)) {
+      parameters_(std::move(parameters)),
+      own_fault_(fault ? nullptr : std::make_unique<BackendFault>(nullptr)),
+      fault_(fault ? fault : own_fault_.get()) {
   plan_buckets(parameters_, options.fusion_bytes, memory);
-  if (options_.sharded) {
+  if (status_apart()) {
     status_ = zeros_in(memory, kStatusSlots, buckets_.front()->values.flat().options());
   } else {
     status_ = buckets_.back()->values.extra_slots();
@@ -130,9 +131,9 @@ void GradientReducer::plan_buckets(const std::vector<at::Tensor>& parameters,
       members.push_back(parameters[groups[b][slot]]);
     }
     const std::size_t size = static_cast<std::size_t>(options_.size);
-    const std::size_t extra = options_.sharded         ? (size - elements_of(members) % size) % size
-                              : b + 1 == groups.size() ? kStatusSlots
-                                                       : 0;
+    const std::size_t extra = options_.sharded ? (size - elements_of(members) % size) % size
+                              : !status_apart() && b + 1 == groups.size() ? kStatusSlots
+                                                                          : 0;
     buckets_.push_back(std::make_unique<Bucket>(std::move(members), extra, options_, memory));
   }
 }
@@ -145,7 +146,9 @@ void GradientReducer::install_hooks() {
 
 void GradientReducer::begin_step(const at::Tensor& loss) {
   status_.narrow(0, kLossSlot, 1).copy_(loss.detach().reshape({1}));
-  status_[kFailureSlot].fill_(0.0);
+  // A backend call that failed after the last status went (the last bucket's allreduce, the
+  // sharded allgather) is told in this one.
+  status_[kFailureSlot].fill_(fault_->any() ? 1.0 : 0.0);
   std::lock_guard<std::mutex> lock(mutex_);
   reset_step();
 }
@@ -166,7 +169,7 @@ void GradientReducer::fail_step() {
   if (!in_step_) reset_step();  // forward raised, before begin_step
   // A bucket already launched (overlap, backward raised midway) is being reduced: it goes
   // as it is; the step's gradients are thrown away on every rank anyway.
-  if (buckets_.back()->ready && !options_.sharded)
+  if (buckets_.back()->ready && !status_apart())
     throw std::logic_error("a step failed after its last bucket was handed to the communicator");
   failed_ = true;
   for (auto& bucket : buckets_)
@@ -208,15 +211,18 @@ void GradientReducer::reduce(std::size_t b) {
   const plugin::BufferView view =
       compressed ? buffer_view_of(bucket.wire, options_.wire) : bucket.values.view();
   const char* collective = options_.sharded ? "reduce_scatter" : "allreduce";
+  bool ok = true;
   if (options_.sharded) {
     const auto& block = compressed ? bucket.wire_shard : bucket.shard;
-    throw_if_failed(communicator_.reduce_scatter(view, buffer_view_of(block, options_.wire),
-                                                 {plugin::ReduceOp::kAvg, nullptr}),
-                    collective);
+    ok = fault_->record(communicator_.reduce_scatter(view, buffer_view_of(block, options_.wire),
+                                                     {plugin::ReduceOp::kAvg, nullptr}),
+                        collective);
   } else {
-    throw_if_failed(communicator_.allreduce(view, {plugin::ReduceOp::kAvg, nullptr}), collective);
+    ok = fault_->record(communicator_.allreduce(view, {plugin::ReduceOp::kAvg, nullptr}),
+                        collective);
   }
-  throw_if_failed(communicator_.synchronize(), "synchronize");
+  ok = fault_->record(communicator_.synchronize(), "synchronize") && ok;
+  if (!ok) flag_failure(b);
   if (compressed)
     (options_.sharded ? bucket.shard.copy_(bucket.wire_shard)
                       : bucket.values.flat().copy_(bucket.wire));
@@ -233,13 +239,28 @@ void GradientReducer::reduce(std::size_t b) {
   comm_s_ += seconds_between(started, ended);
 }
 
-// Sharded: every rank's loss and flag, which no shard carries.
+// Bucket b's call failed on this rank: the flag goes in this step's status when the status has
+// yet to travel (sharded: its own allreduce, after every bucket; ddp: the last bucket), else in
+// the next step's (begin_step).
+void GradientReducer::flag_failure(std::size_t b) {
+  if (!status_apart() && b + 1 == buckets_.size()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  status_[kFailureSlot].fill_(1.0);
+}
+
+// The loss and the flag travel apart, in fp32, where no bucket carries them at full precision:
+// sharded (no shard carries them) and compressed (the bucket would round the loss).
+bool GradientReducer::status_apart() const {
+  return options_.sharded || options_.wire != plugin::DType::kFloat32;
+}
+
+// Every rank's loss and flag, in an fp32 allreduce of their own (status_apart).
 void GradientReducer::reduce_status() {
   const auto started = Clock::now();
-  throw_if_failed(communicator_.allreduce(buffer_view_of(status_, plugin::DType::kFloat32),
-                                          {plugin::ReduceOp::kAvg, nullptr}),
-                  "allreduce");
-  throw_if_failed(communicator_.synchronize(), "synchronize");
+  fault_->record(communicator_.allreduce(buffer_view_of(status_, plugin::DType::kFloat32),
+                                         {plugin::ReduceOp::kAvg, nullptr}),
+                 "allreduce");
+  fault_->record(communicator_.synchronize(), "synchronize");
   comm_s_ += seconds_between(started, Clock::now());
 }
 
@@ -263,7 +284,7 @@ StepCommunication GradientReducer::finish_step() {
   } else {
     for (std::size_t b = 0; b < buckets_.size(); ++b) reduce(b);  // in place: .grad() are views
   }
-  if (options_.sharded) reduce_status();
+  if (status_apart()) reduce_status();
   const auto ended = Clock::now();
   if (timeline_)
     timeline_->span(StepTimeline::Lane::kCompute, "wait for communication", backward_ended, ended);
@@ -290,12 +311,16 @@ std::size_t GradientReducer::padded_elements(std::size_t b) const {
   return static_cast<std::size_t>(buckets_.at(b)->values.flat().numel());
 }
 
+const at::Tensor& GradientReducer::bucket_values(std::size_t b) const {
+  return buckets_.at(b)->values.flat();
+}
+
 const at::Tensor& GradientReducer::gradient_shard(std::size_t b) const {
   return buckets_.at(b)->shard;
 }
 
 std::size_t GradientReducer::gradient_bytes() const {
-  std::size_t total = options_.sharded ? bytes_of(status_) : 0;
+  std::size_t total = status_apart() ? bytes_of(status_) : 0;
   for (const auto& bucket : buckets_)
     total += bytes_of(bucket->values.flat()) + bytes_of(bucket->wire) + bytes_of(bucket->shard) +
              bytes_of(bucket->wire_shard);

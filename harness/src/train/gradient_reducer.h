@@ -7,12 +7,18 @@
 // issues the same collectives in the same order. Without overlap, the buckets are packed and
 // reduced on the calling thread after backward. Compression casts each bucket to fp16/bf16
 // for the allreduce and back. The step's loss rides in the last bucket (one extra element), and
-// so does a failure flag: a rank whose forward or backward raised still takes part in the
-// step's allreduces (the others are waiting in them) with zero gradients and the flag set, so
-// every rank learns of the failure at the same step and they leave the trial together.
+// so does a failure flag (with compression both go in an fp32 allreduce of their own, so that
+// the recorded loss is never rounded to the narrow type): a rank whose forward or backward
+// raised still takes part in the step's allreduces (the others are waiting in them) with zero
+// gradients and the flag set, so every rank learns of the failure at the same step and they
+// leave the trial together.
 // Without overlap the gradients are views into the buckets (DDP's gradient_as_bucket_view):
 // backward writes them in place and nothing is copied in or out; with overlap each hook copies
 // its gradient in as it arrives (a view there would be accumulated into twice).
+// A backend call that fails on one rank is kept, not thrown (trial/backend_fault.h): the rank
+// still makes the step's other calls, and its failure flag travels in the step's status (the
+// next step's, when the status had already gone), so every rank leaves at the same step with
+// its message.
 // Sharded (ZeRO stage 2): each bucket, padded to a whole number of elements per rank, is
 // reduce-scattered instead, so that rank r receives block r of the averaged bucket: its
 // gradient shard, which its optimizer steps (train/sharded_parameters.h). The model's .grad()
@@ -34,6 +40,7 @@
 #include "train/fusion_buffer.h"
 #include "train/reduction_memory.h"
 #include "train/step_timeline.h"
+#include "trial/backend_fault.h"
 
 namespace harness {
 
@@ -59,10 +66,10 @@ struct StepCommunication {
 class GradientReducer {
  public:
   // parameters: in registration order. The timeline may be null; memory too (the buckets are
-  // then ordinary memory).
+  // then ordinary memory); fault too (the reducer then keeps its failures itself).
   GradientReducer(std::vector<at::Tensor> parameters, const ReducerOptions& options,
                   plugin::Communicator& communicator, StepTimeline* timeline,
-                  ReductionMemory* memory = nullptr);
+                  ReductionMemory* memory = nullptr, BackendFault* fault = nullptr);
   ~GradientReducer();  // removes the hooks
   GradientReducer(const GradientReducer&) = delete;
   GradientReducer& operator=(const GradientReducer&) = delete;
@@ -77,12 +84,15 @@ class GradientReducer {
   // yet handed to the communicator carry zeros, and the failure flag is set.
   void fail_step();
   // After backward: reduces what is left, waits for every bucket and writes the averaged
-  // gradients into each parameter's .grad(). Throws when a plugin call failed.
+  // gradients into each parameter's .grad(). A plugin call that fails is kept in fault().
   StepCommunication finish_step();
   // The mean of the ranks' losses, once finish_step returned.
   double global_loss() const;
-  // Whether some rank called fail_step in this step, once finish_step returned.
+  // Whether some rank called fail_step in this step, or had a backend call fail in this step
+  // or before, once finish_step returned.
   bool any_rank_failed() const;
+  // This rank's failed backend calls (the first one's message).
+  BackendFault& fault() const { return *fault_; }
 
   // Bucket b's parameters (in their order in the bucket); under ddp its averaged gradients,
   // laid out as those parameters (fp32; the extra slots left out); sharded: its element count
@@ -90,6 +100,9 @@ class GradientReducer {
   std::vector<at::Tensor> bucket_parameters(std::size_t b) const;
   at::Tensor bucket_gradient(std::size_t b) const;
   std::size_t padded_elements(std::size_t b) const;
+  // Bucket b's whole buffer as this rank fed it to the collective (fp32, padding included).
+  const at::Tensor& bucket_values(std::size_t b) const;
+  plugin::DType wire_dtype() const { return options_.wire; }
   const at::Tensor& gradient_shard(std::size_t b) const;
   // The gradient memory this rank holds: buckets, compressed copies, shards, and the model's
   // own .grad() where they are separate tensors kept between steps.
@@ -109,7 +122,9 @@ class GradientReducer {
   void mark_ready(std::size_t bucket);
   void launch_ready_buckets();  // with mutex_ held
   void reduce(std::size_t bucket);
+  bool status_apart() const;
   void reduce_status();
+  void flag_failure(std::size_t bucket);
   void reset_step();  // with mutex_ held
 
   using Clock = std::chrono::steady_clock;
@@ -125,6 +140,8 @@ class GradientReducer {
   std::vector<std::size_t> bucket_of_, slot_of_;
   std::vector<unsigned> hook_handles_;
   std::unique_ptr<CommunicationThread> thread_;  // with overlap only
+  std::unique_ptr<BackendFault> own_fault_;      // when the caller gave none
+  BackendFault* fault_;
 
   std::mutex mutex_;  // the step's state below, shared by hooks and finish_step
   std::size_t next_launch_ = 0;

@@ -33,11 +33,19 @@ ReplicaCheck check_replicas(FusionBuffer& fusion, const std::vector<at::Tensor>&
   MPI_Comm_size(comm, &size);
   ReplicaCheck check;
   check.hash = state_hash(fusion, buffers);
-  std::vector<std::uint64_t> hashes(static_cast<std::size_t>(size));
+  const auto parameters =
+      fusion.flat().narrow(0, 0, static_cast<int64_t>(fusion.gradient_elements()));
+  // Per rank: its fingerprint and whether its parameters are all finite.
+  const std::uint64_t mine[2] = {check.hash, parameters.isfinite().all().item<bool>() ? 1u : 0u};
+  std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(size));
   WatchedOperation watched(watchdog, "replica check", 0, size);
-  check_mpi(MPI_Allgather(&check.hash, 1, MPI_UINT64_T, hashes.data(), 1, MPI_UINT64_T, comm),
+  check_mpi(MPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, comm),
             "MPI_Allgather");
-  for (auto h : hashes) check.consistent = check.consistent && h == hashes[0];
+  for (int r = 0; r < size; ++r) {
+    check.consistent = check.consistent && all[2 * static_cast<std::size_t>(r)] == all[0];
+    if (check.non_finite_rank < 0 && all[2 * static_cast<std::size_t>(r) + 1] == 0)
+      check.non_finite_rank = r;
+  }
   return check;
 }
 

@@ -20,6 +20,10 @@ class Watchdog;
 struct ReplicaCheck {
   bool consistent = true;
   std::uint64_t hash = 0;  // this rank's fingerprint (FNV-1a of the parameters' and buffers' bytes)
+  // The first rank whose parameters hold NaN or an infinity (-1: none). Equal bits on every
+  // rank are no proof of a right result: a NaN that the sharded allgather copied everywhere
+  // leaves the replicas equal.
+  int non_finite_rank = -1;
 };
 
 // Collective over comm, watched by `watchdog` (may be null).

@@ -4,7 +4,6 @@
 
 #include <utility>
 
-#include "loader/plugin_call.h"
 #include "train/tensor_buffer_view.h"
 
 namespace harness {
@@ -21,7 +20,7 @@ std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
 ShardedParameters::ShardedParameters(const GradientReducer& reducer,
                                      plugin::Communicator& communicator, int rank,
                                      ReductionMemory* memory)
-    : communicator_(communicator) {
+    : communicator_(communicator), fault_(reducer.fault()) {
   torch::NoGradGuard no_grad;
   for (std::size_t b = 0; b < reducer.bucket_count(); ++b) {
     const std::vector<at::Tensor> members = reducer.bucket_parameters(b);
@@ -43,10 +42,10 @@ ShardedParameters::ShardedParameters(const GradientReducer& reducer,
 
 void ShardedParameters::gather() {
   for (Bucket& bucket : buckets_)
-    throw_if_failed(communicator_.allgather(buffer_view_of(bucket.master, plugin::DType::kFloat32),
-                                            bucket.values->view(), {}),
-                    "allgather");
-  throw_if_failed(communicator_.synchronize(), "synchronize");
+    fault_.record(communicator_.allgather(buffer_view_of(bucket.master, plugin::DType::kFloat32),
+                                          bucket.values->view(), {}),
+                  "allgather");
+  fault_.record(communicator_.synchronize(), "synchronize");
 }
 
 std::size_t ShardedParameters::parameter_bytes() const {

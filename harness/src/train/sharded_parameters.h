@@ -33,7 +33,8 @@ class ShardedParameters {
   // What the optimizer steps: the master shards, cut into pieces (train/optimizer_pieces.h;
   // each a view of its shard, its .grad() the same piece of the gradient shard).
   std::vector<at::Tensor> master_shards() const { return pieces_; }
-  // Collective: the updated shards into every rank's parameters.
+  // Collective: the updated shards into every rank's parameters. A failed call is kept in the
+  // reducer's fault() and told in the next step's status.
   void gather();
   // The parameters' memory on this rank: the flat buffers (the whole model, padded) and the
   // master shards.
@@ -45,6 +46,7 @@ class ShardedParameters {
     at::Tensor master;                     // this rank's block, stepped by the optimizer
   };
   plugin::Communicator& communicator_;
+  BackendFault& fault_;
   std::vector<Bucket> buckets_;
   std::vector<at::Tensor> pieces_;
 };

@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <cmath>
 
-#include "loader/plugin_call.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/watchdog.h"
 #include "train/data_tensor.h"
 #include "train/flat_parameters.h"
 #include "train/model_objective.h"
 #include "train/optimizer_factory.h"
+#include "train/shard_check.h"
 #include "train/sharded_parameters.h"
+#include "trial/backend_fault.h"
 #include "trial/group_agreement.h"
 
 namespace harness {
@@ -70,6 +71,8 @@ TrainOutcome TrainingLoop::train() {
   started_ = Clock::now();
   try {
     for (std::uint64_t epoch = 0; epoch < settings_.epochs && running(); ++epoch) run_epoch(epoch);
+    // A backend call of the last step that failed after its status went.
+    leave_on_fault(context_.comm, reducer_.fault(), context_.watchdog);
   } catch (const GroupFailure& failure) {  // on every rank, at the same step
     outcome_.status = failure.problem().status;
     outcome_.reason = failure.problem().reason;
@@ -185,7 +188,7 @@ std::optional<std::string> TrainingLoop::forward_backward(const at::Tensor& indi
 // Every rank learned from the step's allreduce that some rank failed: they agree on whose
 // message to keep (the lowest failed rank's) and leave the step together, before the optimizer.
 void TrainingLoop::leave_failed_step(const std::optional<std::string>& failure) {
-  GroupProblem local;
+  GroupProblem local = reducer_.fault().problem();
   if (failure) local = {TrialStatus::kFailed, *failure};
   GroupProblem agreed = agree_on_problem(context_.comm, local, context_.watchdog);
   if (!agreed.any())  // the flag came through the allreduce corrupted: still a failure
@@ -198,6 +201,11 @@ void TrainingLoop::leave_failed_step(const std::optional<std::string>& failure) 
 
 void TrainingLoop::train_step(const at::Tensor& indices) {
   const StepResult step = run_step(indices, schedule_.at(outcome_.steps));
+  // Training steps only: the timed steps measure the strategy, not this check.
+  if (sharded_)
+    if (GroupProblem wrong = check_shards(reducer_, context_.comm, context_.watchdog, steps_run_ - 1);
+        wrong.any())
+      throw GroupFailure(wrong);
   outcome_.step_seconds.push_back(step.total_s());
   ++outcome_.steps;
   record_loss(step.global_loss);
@@ -230,7 +238,9 @@ void TrainingLoop::record_loss(double global_loss) {
 StepSamples TrainingLoop::time_steps(QuietGate& gate) {
   for (std::uint64_t i = 0; i < settings_.warmup_steps; ++i) timing_step();
   if (timeline_) timeline_->start(context_.comm, context_.watchdog);
-  return gate.measure([this] { return timed_rounds(); });
+  StepSamples samples = gate.measure([this] { return timed_rounds(); });
+  leave_on_fault(context_.comm, reducer_.fault(), context_.watchdog);
+  return samples;
 }
 
 StepSamples TrainingLoop::timed_rounds() {

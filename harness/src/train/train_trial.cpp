@@ -5,7 +5,6 @@
 #include <chrono>
 
 #include "common/hashing.h"
-#include "loader/plugin_call.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/record_json.h"
@@ -57,14 +56,19 @@ GroupProblem set_up_on_group(const TrainSettings& settings, const Trial& trial,
 
 // Horovod's broadcast_parameters (and DDP's buffers): everyone starts from rank 0's initial
 // weights and buffers.
+// A failed broadcast on one rank ends the trial on every rank here, before training.
 void broadcast_initial_state(FusionBuffer& fusion, BufferSync& buffers,
-                             plugin::Communicator& communicator, const TrialContext& context) {
-  WatchedOperation watched(context.watchdog, "broadcast of initial parameters", 0, context.size);
-  fusion.pack_values();
-  throw_if_failed(communicator.broadcast(fusion.view(), 0), "broadcast");
-  throw_if_failed(communicator.synchronize(), "synchronize");
-  fusion.unpack_values();
-  buffers.broadcast();
+                             plugin::Communicator& communicator, const TrialContext& context,
+                             BackendFault& fault) {
+  {
+    WatchedOperation watched(context.watchdog, "broadcast of initial parameters", 0, context.size);
+    fusion.pack_values();
+    fault.record(communicator.broadcast(fusion.view(), 0), "broadcast");
+    fault.record(communicator.synchronize(), "synchronize");
+    fusion.unpack_values();
+    buffers.broadcast();
+  }
+  leave_on_fault(context.comm, fault, context.watchdog);
 }
 
 // Collective, after training: rank 0's buffers once more, then every rank's parameters and
@@ -77,6 +81,9 @@ ReplicaCheck check_after_training(FusionBuffer& fusion, BufferSync& buffers,
                              context.size);
     buffers.keep_in_step();
   }
+  // Training that ended on a backend's failure has told it already.
+  if (outcome.status == TrialStatus::kOk)
+    leave_on_fault(context.comm, buffers.fault(), context.watchdog);
   return check_replicas(fusion, setup.model->buffers(), context.comm, context.watchdog);
 }
 
@@ -151,7 +158,13 @@ TrainingOutcomeRecord describe_training(const TrainOutcome& outcome, const Repli
 TrialStatus final_status(const TrainOutcome& outcome, const ReplicaCheck& replicas,
                          std::string* reason) {
   *reason = outcome.reason;
-  if (outcome.status != TrialStatus::kOk || replicas.consistent) return outcome.status;
+  if (outcome.status != TrialStatus::kOk) return outcome.status;
+  if (replicas.non_finite_rank >= 0) {
+    *reason = "parameters on rank " + std::to_string(replicas.non_finite_rank) +
+              " are NaN or infinite after training, though every step's loss was finite";
+    return TrialStatus::kFailed;
+  }
+  if (replicas.consistent) return outcome.status;
   *reason = "parameters differ between ranks after training";
   return TrialStatus::kInconsistent;
 }
@@ -217,15 +230,17 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     return finish(problem.status, problem.reason);
   try {
     FusionBuffer fusion(setup.model->parameters(), /*extra_slots=*/0);
-    BufferSync buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator);
-    broadcast_initial_state(fusion, buffers, *backend.communicator, context);
+    BackendFault fault(context.watchdog);
+    BufferSync buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator,
+                       fault);
+    broadcast_initial_state(fusion, buffers, *backend.communicator, context, fault);
     record.model->buffers = buffers.describe();
     StepTimeline timeline(settings.timeline ? settings.timeline_steps : 0);
     StepTimeline* traced = settings.timeline ? &timeline : nullptr;
     ReductionMemory memory(backend.communicator);
     GradientReducer reducer(setup.model->parameters(),
                             reducer_options(settings, context.rank, context.size),
-                            *backend.communicator, traced, &memory);
+                            *backend.communicator, traced, &memory, &fault);
     std::optional<ShardedParameters> sharded;
     std::optional<FlatParameters> flat;
     if (settings.strategy == Strategy::kSharded)
@@ -240,9 +255,13 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     const TrainOutcome outcome = loop.train();
     const ReplicaCheck replicas = check_after_training(fusion, buffers, setup, context, outcome);
     std::optional<DetectionResult> evaluation;
-    const GroupProblem evaluated =
-        evaluate_on_leader(settings, setup, context, outcome, &evaluation);
-    if (evaluated.any()) return finish(evaluated.status, evaluated.reason);
+    // Parameters a backend left non-finite are not the model's doing: the final status says so,
+    // and no evaluation scores them.
+    if (replicas.non_finite_rank < 0) {
+      const GroupProblem evaluated =
+          evaluate_on_leader(settings, setup, context, outcome, &evaluation);
+      if (evaluated.any()) return finish(evaluated.status, evaluated.reason);
+    }
     QuietGate gate(settings.quiet, context.comm, context.watchdog);
     const StepSamples samples =
         outcome.status == TrialStatus::kOk ? loop.time_steps(gate) : StepSamples{};

@@ -98,14 +98,17 @@ JoinedBackend join_composed(const ComposedBackend& composed, const TrialContext&
   if (joined.problem.any()) return joined;
   for (const PluginHandle* plugin : plugins)
     joined.version += (joined.version.empty() ? "" : "+") + plugin->version;
+  std::shared_ptr<ComposedCommunicator> communicator;
   const auto create = [&] {
     std::vector<std::shared_ptr<plugin::Communicator>> communicators;
     for (std::size_t i = 0; i < levels.size(); ++i)
       communicators.push_back(create_communicator(*plugins[i], levels[i].params));
-    return composed.compose(std::move(communicators), params);
+    communicator = composed.compose(std::move(communicators), params);
+    return std::shared_ptr<plugin::Communicator>(communicator);
   };
   joined.problem =
       agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
+  if (!joined.problem.any()) joined.within_hosts = communicator->within_hosts();
   return joined;
 }
 
@@ -134,7 +137,7 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
 
 BackendRecord describe_backend(const JoinedBackend& backend) {
   return {backend.name, backend.version, backend.communicator->describe(), std::nullopt,
-          backend.levels};
+          backend.levels, backend.within_hosts};
 }
 
 }  // namespace harness

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/json.h"
@@ -20,6 +21,7 @@ struct JoinedBackend {
   std::string name, version;             // as recorded
   std::shared_ptr<plugin::Communicator> communicator;
   std::vector<std::string> levels;  // composed: each level's label, innermost first
+  std::optional<std::string> within_hosts;  // composed: how its level within hosts runs
   bool on_cuda = false;  // the backend reduces device buffers
   GroupProblem problem;  // any(): the trial cannot run (the same on every rank)
 };

@@ -21,13 +21,20 @@ struct ComposedLevel {
   Json params = Json::object();
 };
 
+// A composed backend's communicator: a plugin::Communicator that also says, once initialised,
+// how its level within hosts runs (the record's backend.within_hosts).
+class ComposedCommunicator : public plugin::Communicator {
+ public:
+  virtual std::string within_hosts() const = 0;
+};
+
 struct ComposedBackend {
   std::string name;
   // Its levels from backend_params, in the order compose() takes them; throws
   // std::invalid_argument naming the field ("/inter: ...").
   std::vector<ComposedLevel> (*levels)(const Json& params);
   // The communicator over the levels' (not yet initialised) communicators.
-  std::shared_ptr<plugin::Communicator> (*compose)(
+  std::shared_ptr<ComposedCommunicator> (*compose)(
       std::vector<std::shared_ptr<plugin::Communicator>> levels, const Json& params);
 };
 

@@ -10,7 +10,7 @@ GroupProblem agree_on_problem(MPI_Comm comm, const GroupProblem& local, Watchdog
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  WatchedOperation watched(watchdog, "agreement between ranks", 0, size);
+  WatchedOperation watched(watchdog, kAgreementOperation, 0, size);
   int mine = local.any() ? rank : size, first = size;
   check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   if (first == size) return {};

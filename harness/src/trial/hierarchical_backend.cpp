@@ -85,7 +85,7 @@ bool any_failed(const plugin::Status& status, MPI_Comm comm) {
   return any != 0;
 }
 
-class HierarchicalCommunicator final : public plugin::Communicator {
+class HierarchicalCommunicator final : public ComposedCommunicator {
  public:
   HierarchicalCommunicator(std::shared_ptr<plugin::Communicator> intra,
                            std::shared_ptr<plugin::Communicator> inter, HierarchicalParams params)
@@ -159,14 +159,14 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   }
 
   std::string describe() const override {
-    return "hierarchical: " + params_.intra + " within hosts (" + intra_->describe() + "; " +
-           (by_halves_ ? kByHalves : "by allreduces") + "), " + params_.inter + " across (" +
-           inter_->describe() + ")";
+    return "hierarchical: " + params_.intra + " within hosts (" + intra_->describe() + "; by " +
+           within_hosts() + "), " + params_.inter + " across (" + inter_->describe() + ")";
   }
 
-  // How describe() says that the host's level goes by its two halves: the cost model reads it
-  // (scripts/harness_analysis/labels.py BY_HALVES; e2e shm checks the two agree).
-  static constexpr const char* kByHalves = "by reduce-scatter + allgather";
+  // The cost model reads it from the record (scripts/harness_analysis/labels.py).
+  std::string within_hosts() const override {
+    return by_halves_ ? "reduce_scatter+allgather" : "allreduce";
+  }
 
  private:
   // Within the host a reduce-scatter (local rank r holds block r of the host's sum), across
@@ -243,7 +243,7 @@ const ComposedBackend& hierarchical_backend() {
   static const ComposedBackend backend{
       "hierarchical", levels_of,
       [](std::vector<std::shared_ptr<plugin::Communicator>> levels, const Json& params) {
-        return std::shared_ptr<plugin::Communicator>(std::make_shared<HierarchicalCommunicator>(
+        return std::shared_ptr<ComposedCommunicator>(std::make_shared<HierarchicalCommunicator>(
             std::move(levels[0]), std::move(levels[1]), parse_params(params)));
       }};
   return backend;

@@ -24,6 +24,7 @@
 #include <gloo/broadcast_one_to_all.h>
 #include <gloo/reduce_scatter.h>
 #include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
 
 #include "harness/plugin/buffer_checks.h"
@@ -167,15 +168,21 @@ class GlooCommunicator final : public plugin::Communicator {
         address_ = attr.hostname == plugin::kLoopback ? "loopback" : attr.hostname;
       }
       auto device = gloo::transport::tcp::CreateDevice(attr);
-      context_ = std::make_shared<gloo::rendezvous::Context>(group.rank, group.size, bcube_base_);
-      context_->setTimeout(timeout_);
       MpiStore store(group.comm, timeout_);
-      context_->connectFullMesh(store, device);
-      store.finish();
-      if (receive_ == "auto")
+      context_ = connected(group, store, device);
+      blocks_context_ = context_;
+      if (receive_ == "auto") {
         receive_ = core_per_rank_on_this_host(group.comm) ? "busy_poll" : "loop_thread";
+        // An automatic choice must run every collective gloo offers: see blocks_context_.
+        if (receive_ != "loop_thread") {
+          gloo::rendezvous::PrefixStore blocks_store("blocks", store);
+          blocks_context_ = connected(group, blocks_store, device);
+        }
+      }
+      store.finish();
       receive_on_calling_thread();
-      size_send_buffers();
+      size_send_buffers(context_);
+      if (blocks_context_ != context_) size_send_buffers(blocks_context_);
       MPI_Comm_dup(group.comm, &leave_comm_);
       single_core_ = bound_to_one_core();
       if (single_core_ && group.rank == 0)
@@ -242,7 +249,7 @@ class GlooCommunicator final : public plugin::Communicator {
         bound.staging = std::make_unique<unsigned char[]>(input.bytes() + output.bytes());
         staging = bound.staging.get();
         bound.algorithm = std::make_unique<gloo::AllgatherRing<char>>(
-            context_, std::vector<const char*>{reinterpret_cast<const char*>(staging)},
+            blocks_context_, std::vector<const char*>{reinterpret_cast<const char*>(staging)},
             reinterpret_cast<char*>(staging + input.bytes()), static_cast<int>(input.bytes()));
       }
       std::memcpy(staging, input.data, input.bytes());
@@ -257,14 +264,14 @@ class GlooCommunicator final : public plugin::Communicator {
   Status alltoall(BufferView input, BufferView output,
                   const plugin::CollectiveOptions&) noexcept override {
     if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
-    if (receive_ != "loop_thread")
+    if (blocks_in_sync_mode())
       return Status::unsupported("gloo with receive \"" + receive_ +
                                  "\" does not support alltoall (gloo's alltoall needs "
                                  "receive \"loop_thread\")");
     if (input.count == 0) return Status::ok();
     if (size_ == 1) return copied(input, output);
     return remember_failure(plugin::guarded([&] {
-      gloo::AlltoallOptions options(context_);
+      gloo::AlltoallOptions options(blocks_context_);
       options.setInput(static_cast<char*>(input.data), input.bytes());
       options.setOutput(static_cast<char*>(output.data), output.bytes());
       options.setTimeout(timeout_);
@@ -284,6 +291,9 @@ class GlooCommunicator final : public plugin::Communicator {
   std::string describe() const override {
     return algorithm_ + " over tcp (" + address_ + ")" +
            (receive_ == "loop_thread" ? "" : ", receive " + receive_) +
+           (blocks_context_ != context_
+                ? " (auto; reduce_scatter, allgather and alltoall by loop thread)"
+                : "") +
            (single_core_ ? "; WARNING ranks bound to one core (~4 ms/call floor)" : "");
   }
 
@@ -305,13 +315,29 @@ class GlooCommunicator final : public plugin::Communicator {
   // allreduce then waits for the peer's delayed ACK (4-48 ms a call instead of ~10 us; 16 KB
   // too, and 8 KB with halving_doubling). One message of the largest size the kernel accepts,
   // broadcast from every rank at start-up, sizes every pair's buffer once, for good.
-  void size_send_buffers() {
+  void size_send_buffers(const std::shared_ptr<gloo::rendezvous::Context>& context) {
     if (size_ < 2) return;
     const std::size_t bytes = largest_send_buffer();
     std::vector<char> message(bytes);
     std::vector<char*> pointers{message.data()};
     for (int root = 0; root < size_; ++root)
-      gloo::BroadcastOneToAll<char>(context_, pointers, static_cast<int>(bytes), root).run();
+      gloo::BroadcastOneToAll<char>(context, pointers, static_cast<int>(bytes), root).run();
+  }
+
+  std::shared_ptr<gloo::rendezvous::Context> connected(
+      const plugin::GroupInit& group, gloo::rendezvous::Store& store,
+      std::shared_ptr<gloo::transport::Device>& device) const {
+    auto context =
+        std::make_shared<gloo::rendezvous::Context>(group.rank, group.size, bcube_base_);
+    context->setTimeout(timeout_);
+    context->connectFullMesh(store, device);
+    return context;
+  }
+
+  // Whether reduce_scatter, allgather and alltoall run on pairs in sync mode (see
+  // blocks_context_), where blocks over kSyncPieceBytes and alltoall cannot run.
+  bool blocks_in_sync_mode() const {
+    return receive_ != "loop_thread" && blocks_context_ == context_;
   }
 
   Status remember_failure(Status status) {
@@ -322,7 +348,7 @@ class GlooCommunicator final : public plugin::Communicator {
   // In sync mode both sides of a pair write before they read (see run()): a block larger than
   // the socket buffers would deadlock an allgather or reduce_scatter, which is not cut in pieces.
   Status fits_sync_mode(const char* collective, std::size_t block_bytes) const {
-    if (receive_ == "loop_thread" || block_bytes <= kSyncPieceBytes) return Status::ok();
+    if (!blocks_in_sync_mode() || block_bytes <= kSyncPieceBytes) return Status::ok();
     return Status::unsupported("gloo with receive \"" + receive_ + "\" does not support " +
                                collective + " blocks over " + std::to_string(kSyncPieceBytes) +
                                " B (this one: " + std::to_string(block_bytes) +
@@ -352,7 +378,7 @@ class GlooCommunicator final : public plugin::Communicator {
         const std::vector<int> blocks(static_cast<std::size_t>(size_),
                                       static_cast<int>(output.count));
         bound.algorithm = std::make_unique<gloo::ReduceScatterHalvingDoubling<T>>(
-            context_, std::vector<T*>{reinterpret_cast<T*>(bound.staging.get())},
+            blocks_context_, std::vector<T*>{reinterpret_cast<T*>(bound.staging.get())},
             static_cast<int>(input.count), blocks);
       }
       std::memcpy(bound.staging.get(), input.data, input.bytes());
@@ -445,6 +471,16 @@ class GlooCommunicator final : public plugin::Communicator {
   bool failed_ = false;
   MPI_Comm leave_comm_ = MPI_COMM_NULL;
   std::shared_ptr<gloo::rendezvous::Context> context_;
+  // Where reduce_scatter, allgather and alltoall run: context_, except where "auto" chose a sync
+  // mode. Pairs in sync mode are read only by the calling thread, inside gloo's waits on bound
+  // buffers: gloo's alltoall posts unbound buffers, which only the device's loop thread fills,
+  // so it waits until the timeout; and both sides of a pair write before they read, so a block
+  // larger than the socket buffers deadlocks an allgather or reduce_scatter (allreduce cuts its
+  // buffer into pieces; these cannot). A pair never leaves sync mode, and the collectives a
+  // trial will call are not known when the group starts, so "auto" gives those three a second
+  // full mesh of their own that stays with the loop thread, and keeps busy polling for
+  // allreduce, broadcast and barrier. An explicit sync mode refuses what it cannot run instead.
+  std::shared_ptr<gloo::rendezvous::Context> blocks_context_;
   // By (count, dtype, which collective).
   enum BoundKind { kAllreduce, kReduceScatter, kAllgather };
   std::map<std::tuple<std::size_t, int, int>, BoundAlgorithm> algorithms_;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "cross_memory.h"
@@ -67,6 +68,12 @@ class ShmCommunicator final : public plugin::Communicator {
         "one_shot_max_bytes", std::min(kOneShotMaxBytes, half_chunk), 0, half_chunk));
     provide_memory_ = params.boolean("provide_memory", true);
     in_place_ = params.boolean("in_place", false);
+    // in_place only changes how buffers in provided memory are reduced: without provided
+    // memory it would be accepted and silently do nothing.
+    if (params.has("in_place") && !provide_memory_)
+      throw std::invalid_argument(
+          "/in_place: not read when provide_memory is false (it reduces buffers in the memory "
+          "this backend provides, in place); remove it, or set provide_memory to true");
     cross_memory_ = params.boolean("cross_memory", false);
     cross_memory_min_bytes_ =
         static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));

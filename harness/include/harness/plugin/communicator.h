@@ -10,10 +10,24 @@
 
 #include "harness/plugin/status.h"
 #include "harness/plugin/types.h"
+#include "harness/plugin/version.h"
 
 namespace harness::plugin {
 
-struct CommunicatorCapabilities {
+// What a communicator can do, asked before a trial. The struct crosses the plugin boundary, so
+// each API version has its own layout, under a name of its own; CommunicatorCapabilities is
+// the one of the API this plugin is built for (HARNESS_PLUGIN_API_VERSION, version.h), and the
+// host reads a plugin's struct in that plugin's layout. A layout never changes once released:
+// a new API appends fields in a new struct.
+//
+// Ownership: the host constructs the struct and passes it to the plugin's capabilities entry
+// point, the plugin assigns its answer to it (register.h's macros), and the host destroys it.
+// Its vectors and strings are therefore allocated on one side and freed on the other, through
+// the process's one global operator new and delete; the build id (version.h) makes both sides
+// one standard library with one ABI, which is what makes that safe.
+
+// API 3.
+struct CommunicatorCapabilitiesV3 {
   bool host_buffers = true;    // accepts DeviceKind::kCpu buffers
   bool cuda_buffers = false;   // accepts DeviceKind::kCuda buffers
   bool requires_cuda = false;  // trials must place model and buffers on the GPU
@@ -21,10 +35,25 @@ struct CommunicatorCapabilities {
   // Non-empty when the backend cannot run on this machine at all (e.g. NCCL without a GPU);
   // trials on it are recorded as skipped with this reason.
   std::string unavailable_reason;
-  // API 4: the collectives it offers; a trial of another is refused, naming the backend and the
-  // collective, before it runs. (A plugin of API 3 offers allreduce and broadcast.)
+};
+
+// API 4: API 3's fields, then the collectives it offers; a trial of another is refused, naming
+// the backend and the collective, before it runs. (A plugin of API 3 offers allreduce and
+// broadcast.)
+struct CommunicatorCapabilitiesV4 {
+  bool host_buffers = true;
+  bool cuda_buffers = false;
+  bool requires_cuda = false;
+  std::vector<DType> dtypes{DType::kFloat32, DType::kFloat64};
+  std::string unavailable_reason;
   std::vector<Collective> collectives{Collective::kAllreduce, Collective::kBroadcast};
 };
+
+#if HARNESS_PLUGIN_API_VERSION == 3
+using CommunicatorCapabilities = CommunicatorCapabilitiesV3;
+#else
+using CommunicatorCapabilities = CommunicatorCapabilitiesV4;
+#endif
 
 // Everything a backend needs to join a trial's group. The MPI communicator contains exactly
 // the trial's ranks; backends may use it for bootstrap (unique ids, rendezvous) or as transport.

@@ -5,16 +5,26 @@
 
 namespace harness::plugin {
 
-// Bump when any header in harness/plugin/ changes in a way that breaks binary compatibility.
-// A plugin may define it before including this header to be built for an older API the host
-// still loads (kOldestApiVersion), as the tests' API 3 plugin is.
-#ifndef HARNESS_PLUGIN_API_VERSION
-#define HARNESS_PLUGIN_API_VERSION 4
-#endif
-inline constexpr std::uint32_t kApiVersion = HARNESS_PLUGIN_API_VERSION;
+// The API of these headers and of the host built with them; bump when any header in
+// harness/plugin/ changes in a way that breaks binary compatibility.
+#define HARNESS_PLUGIN_API_NEWEST 4
 // The oldest API whose plugins this host still loads. API 4 appended the collectives
 // (communicator.h); a plugin of API 3 offers allreduce and broadcast, as before.
-inline constexpr std::uint32_t kOldestApiVersion = 3;
+#define HARNESS_PLUGIN_API_OLDEST 3
+
+// A plugin is built for an older API the host still loads by defining HARNESS_PLUGIN_API_VERSION
+// before including these headers (or with -DHARNESS_PLUGIN_API_VERSION=3): the registration
+// macros (register.h) then export that version's entry points, and the structs that cross the
+// boundary (CommunicatorCapabilities) take that version's layout.
+#ifndef HARNESS_PLUGIN_API_VERSION
+#define HARNESS_PLUGIN_API_VERSION HARNESS_PLUGIN_API_NEWEST
+#endif
+#if HARNESS_PLUGIN_API_VERSION < HARNESS_PLUGIN_API_OLDEST || \
+    HARNESS_PLUGIN_API_VERSION > HARNESS_PLUGIN_API_NEWEST
+#error "HARNESS_PLUGIN_API_VERSION: these headers build plugins for the APIs from HARNESS_PLUGIN_API_OLDEST to HARNESS_PLUGIN_API_NEWEST only"
+#endif
+inline constexpr std::uint32_t kApiVersion = HARNESS_PLUGIN_API_VERSION;
+inline constexpr std::uint32_t kOldestApiVersion = HARNESS_PLUGIN_API_OLDEST;
 
 #ifndef HARNESS_BUILD_ID
 #define HARNESS_BUILD_ID "unversioned"
