@@ -92,7 +92,7 @@ py "$(only_run_dir "$WORK/e")" <<'PY'
 import json, sys, os
 [record] = [json.loads(l) for l in open(os.path.join(sys.argv[1], "trials.jsonl"))]
 assert record["status"] == "failed", record["status"]
-assert "needs about 3000.0 GB; this host has" in record["reason"], record["reason"]
+assert "through mpi on 1 ranks (about 18000.0 GB each) needs about 18000.0 GB; this host has" in record["reason"], record["reason"]
 print("ok:", record["reason"])
 PY
 # 7. A backend the build left out (the note a build without CUDA writes for nccl): its trials are
