@@ -75,7 +75,8 @@ struct HarnessStep {
         reducer(setup.model->parameters(), harness::reducer_options(settings, process.context.rank,
                                                           process.context.size),
                 *backend.communicator, nullptr),
-        buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator),
+        buffers(setup.model->buffers(), settings.broadcast_buffers, *backend.communicator,
+                reducer.fault()),
         loop(settings, seed, process.context, setup, {reducer, nullptr, &buffers, nullptr}) {}
 
   harness::TrainingSetup checked_setup(const harness::TrainSettings& settings, std::uint64_t seed,

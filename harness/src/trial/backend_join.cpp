@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "harness/plugin/mpi_bootstrap.h"
 #include "loader/communicator_factory.h"
 #include "loader/plugin_capabilities.h"
 #include "mpi/trial_groups.h"
@@ -23,6 +24,8 @@ GroupProblem init_on_group(const TrialContext& context,
     group.rank = context.rank;
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
+    joined->bootstrap = std::make_shared<plugin::MpiBootstrap>(context.comm);
+    group.bootstrap = joined->bootstrap.get();
     WatchedOperation watched(context.watchdog, "backend init", 0, group.size);
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};

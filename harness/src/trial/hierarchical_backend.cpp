@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "harness/plugin/half_float.h"
+#include "harness/plugin/mpi_bootstrap.h"
 #include "harness/plugin/mpi_broadcast.h"
 #include "spec/schema.h"
 #include "spec/settings_table.h"
@@ -120,12 +122,16 @@ class HierarchicalCommunicator final : public ComposedCommunicator {
     MPI_Comm_size(across_, &hosts);
     // Each level's init is collective over its own ranks: a failure on one host must stop
     // every rank before the next level starts.
-    const plugin::Status within = intra_->init({host_, local_rank_, local_size_, local_rank_});
+    host_bootstrap_ = std::make_unique<plugin::MpiBootstrap>(host_);
+    across_bootstrap_ = std::make_unique<plugin::MpiBootstrap>(across_);
+    const plugin::Status within = intra_->init(
+        {host_, local_rank_, local_size_, local_rank_, host_bootstrap_.get()});
     if (any_failed(within, group_))
       return within.is_ok() ? plugin::Status::internal("hierarchical: another host's " +
                                                        params_.intra + " init failed")
                             : with_prefix(within, params_.intra + " (within the host): ");
-    const plugin::Status across = inter_->init({across_, across_rank, hosts, 0});
+    const plugin::Status across =
+        inter_->init({across_, across_rank, hosts, 0, across_bootstrap_.get()});
     if (!across.is_ok()) return with_prefix(across, params_.inter + " (across hosts): ");
     // An empty reduce-scatter asks the intra plugin whether it offers the collective (the
     // answer is its capabilities', the same on every rank).
@@ -229,6 +235,9 @@ class HierarchicalCommunicator final : public ComposedCommunicator {
     }
   }
 
+  // Each level's rendezvous, kept while its communicator lives (the destructor resets those
+  // first).
+  std::unique_ptr<plugin::Bootstrap> host_bootstrap_, across_bootstrap_;
   std::shared_ptr<plugin::Communicator> intra_, inter_;
   HierarchicalParams params_;
   MPI_Comm group_ = MPI_COMM_NULL, host_ = MPI_COMM_NULL, across_ = MPI_COMM_NULL;

@@ -144,6 +144,7 @@ class GlooCommunicator final : public plugin::Communicator {
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
+    if (Status s = plugin::require_mpi_group(group, "gloo"); !s.is_ok()) return s;
     // gloo's bcube returns wrong sums (silently) when the group is not a power of its base;
     // the conformance suite found this at 3 ranks with base 2.
     if (algorithm_ == "bcube" && !is_power_of(group.size, bcube_base_))

@@ -69,6 +69,7 @@ class MpiCommunicator final : public plugin::Communicator {
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
+    if (Status s = plugin::require_mpi_group(group, "mpi"); !s.is_ok()) return s;
     // A private duplicate keeps our traffic apart from the host's and other plugins'.
     size_ = group.size;
     if (Status s = mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())

@@ -98,6 +98,7 @@ class NcclCommunicator final : public plugin::Communicator {
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
+    if (Status s = plugin::require_mpi_group(group, "nccl"); !s.is_ok()) return s;
     if (!unavailable_reason().empty()) return Status::unavailable(unavailable_reason());
     return plugin::guarded([&]() -> Status {
       size_ = group.size;

@@ -51,6 +51,7 @@ class RingCommunicator final : public plugin::Communicator {
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
+    if (Status s = plugin::require_mpi_group(group, "ring"); !s.is_ok()) return s;
     size_ = group.size;
     rank_ = group.rank;
     if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())

@@ -27,15 +27,14 @@ bool read_from_process(pid_t pid, std::uint64_t address, void* local, std::size_
   return true;
 }
 
-std::string probe_cross_memory_attach(MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+std::string probe_cross_memory_attach(plugin::Bootstrap& group) {
+  const int rank = group.rank(), size = group.size();
   const std::uint64_t word = 0x68786d656d6f7279ULL + static_cast<std::uint64_t>(rank);
   const std::uint64_t mine[2] = {static_cast<std::uint64_t>(getpid()),
                                  reinterpret_cast<std::uintptr_t>(&word)};
   std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(size));
-  MPI_Allgather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, comm);
+  if (plugin::Status s = group.allgather(mine, all.data(), sizeof mine); !s.is_ok())
+    return s.message();
   const int next = (rank + 1) % size;
   std::uint64_t read = 0;
   std::string why;
@@ -43,9 +42,8 @@ std::string probe_cross_memory_attach(MPI_Comm comm) {
     why = std::string("process_vm_readv: ") + std::strerror(errno);
   else if (read != 0x68786d656d6f7279ULL + static_cast<std::uint64_t>(next))
     why = "process_vm_readv read another value than the peer's";
-  int failed = why.empty() ? 0 : 1, any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);  // the peers are done reading `word`
-  if (!any) return "";
+  // After this the peers are done reading `word`.
+  if (!plugin::on_any_rank(group, !why.empty())) return "";
   return why.empty() ? "another rank could not read its peer's memory" : why;
 }
 

@@ -4,12 +4,13 @@
 // profiles may forbid it), so a group probes it once before relying on it.
 #pragma once
 
-#include <mpi.h>
 #include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "harness/plugin/bootstrap.h"
 
 namespace harness::plugins {
 
@@ -17,8 +18,8 @@ namespace harness::plugins {
 // kernel refused or the peer's range is gone.
 bool read_from_process(pid_t pid, std::uint64_t address, void* local, std::size_t bytes);
 
-// Collective over `comm`: whether every rank can read its next peer's memory. "" or why not
+// Collective over `group`: whether every rank can read its next peer's memory. "" or why not
 // (the same on every rank).
-std::string probe_cross_memory_attach(MPI_Comm comm);
+std::string probe_cross_memory_attach(plugin::Bootstrap& group);
 
 }  // namespace harness::plugins

@@ -14,12 +14,12 @@ std::size_t whole_pages(std::size_t bytes) {
 
 }  // namespace
 
-void* ProvidedMemory::allocate(MPI_Comm comm, std::size_t bytes) {
+void* ProvidedMemory::allocate(plugin::Bootstrap& group, std::size_t bytes) {
   // Counted on every rank, failed or not, so that the numbers stay the same across ranks.
   const std::uint64_t number = ++made_;
   const std::size_t stride = whole_pages(bytes);
   auto segment = std::make_unique<SharedSegment>();
-  if (!segment->map(comm, stride * static_cast<std::size_t>(size_), stride).empty()) return nullptr;
+  if (!segment->map(group, stride * static_cast<std::size_t>(size_), stride).empty()) return nullptr;
   allocations_.push_back({number, stride, bytes, std::move(segment)});
   return allocations_.back().slice(rank_);
 }

@@ -4,8 +4,6 @@
 // segment first (shm_allreduce.h, sum_in_place).
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,9 +24,9 @@ class ProvidedMemory {
 
   ProvidedMemory(int rank, int size) : rank_(rank), size_(size) {}
 
-  // Collective over `comm` (the group, all on one host): this rank's slice of `bytes`, or
+  // Collective over `group` (all on one host): this rank's slice of `bytes`, or
   // nullptr on every rank where the segment could not be made.
-  void* allocate(MPI_Comm comm, std::size_t bytes);
+  void* allocate(plugin::Bootstrap& group, std::size_t bytes);
   // This rank's mapping goes; the peers keep theirs until they release their own slices.
   void release(void* memory);
 

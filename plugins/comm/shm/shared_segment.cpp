@@ -35,24 +35,25 @@ void reserve(int fd, std::size_t from, std::size_t bytes, std::string* problem) 
   *problem = system_error("posix_fallocate", "the segment") + " (is /dev/shm large enough?)";
 }
 
-// Rank 0's problem (or "") for everyone; any rank's problem fails the whole group.
-std::string agreed_problem(const std::string& mine, MPI_Comm comm) {
-  int failed = mine.empty() ? 0 : 1, any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (!any) return "";
+// This rank's problem (or "") for everyone; any rank's problem fails the whole group.
+std::string agreed_problem(const std::string& mine, plugin::Bootstrap& group) {
+  if (!plugin::on_any_rank(group, !mine.empty())) return "";
   return mine.empty() ? "shm: another rank could not map the shared segment" : "shm: " + mine;
 }
 
 }  // namespace
 
-std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes, std::size_t per_rank_bytes) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+std::string SharedSegment::map(plugin::Bootstrap& group, std::size_t bytes,
+                               std::size_t per_rank_bytes) {
+  const int rank = group.rank();
   std::string problem;
   int fd = rank == 0 ? create(&problem) : -1;
   // Where the other ranks open it: rank 0's descriptor, through /proc (same host, same user).
   long where[2] = {rank == 0 && fd >= 0 ? static_cast<long>(getpid()) : 0L, fd};
-  MPI_Bcast(where, 2, MPI_LONG, 0, comm);
+  if (plugin::Status s = group.broadcast(where, sizeof where, 0); !s.is_ok()) {
+    if (fd >= 0) close(fd);
+    return "shm: " + s.message();
+  }
   const std::string path = "/proc/" + std::to_string(where[0]) + "/fd/" + std::to_string(where[1]);
   if (rank != 0 && where[0] != 0) {
     fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
@@ -61,13 +62,13 @@ std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes, std::size_t per
   if (where[0] == 0 && problem.empty()) problem = "rank 0 could not create the shared segment";
   // Every rank has opened it (or failed) before any sizes it; every rank's own part is
   // reserved (the pages allocated where that rank runs) before rank 0 reserves the rest.
-  MPI_Barrier(comm);
+  group.barrier();
   const std::size_t own = std::min(bytes, per_rank_bytes * static_cast<std::size_t>(rank));
   if (fd >= 0) reserve(fd, own, std::min(per_rank_bytes, bytes - own), &problem);
-  MPI_Barrier(comm);
+  group.barrier();
   if (rank == 0 && fd >= 0) reserve(fd, 0, bytes, &problem);
   // No rank maps pages that were not reserved.
-  std::string agreed = agreed_problem(problem, comm);
+  std::string agreed = agreed_problem(problem, group);
   if (agreed.empty()) {
     void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mapped == MAP_FAILED) {
@@ -76,7 +77,7 @@ std::string SharedSegment::map(MPI_Comm comm, std::size_t bytes, std::size_t per
       data_ = mapped;
       bytes_ = bytes;
     }
-    agreed = agreed_problem(problem, comm);
+    agreed = agreed_problem(problem, group);
   }
   if (fd >= 0) close(fd);
   return agreed;

@@ -5,10 +5,10 @@
 // than memory allows is refused when it is made, not with SIGBUS at a first touch.
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <string>
+
+#include "harness/plugin/bootstrap.h"
 
 namespace harness::plugins {
 
@@ -19,11 +19,11 @@ class SharedSegment {
   SharedSegment(const SharedSegment&) = delete;
   SharedSegment& operator=(const SharedSegment&) = delete;
 
-  // Collective over `comm` (every rank on this host): rank 0 creates `bytes`, the others map
+  // Collective over `group` (every rank on this host): rank 0 creates `bytes`, the others map
   // it. Returns "" or the reason it failed (the same on every rank). With `per_rank_bytes`, rank
   // r reserves bytes [r * per_rank_bytes, (r + 1) * per_rank_bytes) itself before rank 0
   // reserves the rest: a page is placed on the memory node of the rank that uses it most.
-  std::string map(MPI_Comm comm, std::size_t bytes, std::size_t per_rank_bytes = 0);
+  std::string map(plugin::Bootstrap& group, std::size_t bytes, std::size_t per_rank_bytes = 0);
 
   void* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }

@@ -9,7 +9,7 @@ namespace harness::plugins {
 namespace {
 
 // Which collective a call is, so that ranks calling different ones are caught at the meeting.
-enum Kind : std::uint64_t { kReduceScatter = 1, kAllgather = 2, kAlltoall = 3 };
+enum Kind : std::uint64_t { kReduceScatter = 1, kAllgather = 2, kAlltoall = 3, kBroadcast = 4 };
 
 ShmAllreduce::Call call_of(Kind kind, std::size_t bytes, std::size_t element_bytes) {
   return {ShmAllreduce::Path::kStaged, kind, 0, bytes / element_bytes, element_bytes};
@@ -82,6 +82,22 @@ bool shm_alltoall(ShmAllreduce& shm, int rank, int size, const unsigned char* in
   };
   return shm.exchange(call_of(kAlltoall, block_bytes * ranks, element_bytes),
                       rounds_for(block_bytes, piece), fill, use);
+}
+
+bool shm_broadcast(ShmAllreduce& shm, int rank, int root, unsigned char* data, std::size_t bytes,
+                   std::size_t element_bytes) {
+  const std::size_t piece = piece_bytes(shm.slot_bytes(), 1, element_bytes);
+  const auto fill = [&](std::size_t round, unsigned char* slot) {
+    const std::size_t at = round * piece;
+    if (rank == root) std::memcpy(slot, data + at, std::min(piece, bytes - at));
+  };
+  const auto use = [&](std::size_t round, int r, const unsigned char* slot) {
+    const std::size_t at = round * piece;
+    if (r == root && rank != root) std::memcpy(data + at, slot, std::min(piece, bytes - at));
+  };
+  ShmAllreduce::Call call = call_of(kBroadcast, bytes, element_bytes);
+  call.offset = static_cast<std::uint64_t>(root);  // ranks naming different roots disagree
+  return shm.exchange(call, rounds_for(bytes, piece), fill, use);
 }
 
 template bool shm_reduce_scatter_sum<float>(ShmAllreduce&, int, int, const float*, float*,

@@ -1,4 +1,4 @@
-// Reduce-scatter, allgather and alltoall through the shared segment's slots
+// Reduce-scatter, allgather, alltoall and broadcast through the shared segment's slots
 // (ShmAllreduce::exchange): in each round every rank puts a piece of each block it sends into
 // its slot and reads what it receives from every rank's slot, so the data cross once, through
 // memory, with no MPI call. Sums run in rank order, so every rank's block has the same bits
@@ -24,5 +24,9 @@ bool shm_allgather(ShmAllreduce& shm, int size, const unsigned char* in, unsigne
 // Block j of this rank's `in` goes to rank j; block r of `out` comes from rank r.
 bool shm_alltoall(ShmAllreduce& shm, int rank, int size, const unsigned char* in,
                   unsigned char* out, std::size_t block_bytes, std::size_t element_bytes);
+
+// `data` (bytes) becomes rank root's on every rank.
+bool shm_broadcast(ShmAllreduce& shm, int rank, int root, unsigned char* data, std::size_t bytes,
+                   std::size_t element_bytes);
 
 }  // namespace harness::plugins

@@ -15,19 +15,20 @@
 // while a staged chunk is read just after its owner wrote it, from a near one (the figures:
 // docs/benchmarks.md, "Figures behind the defaults"). reduce_scatter,
 // allgather and alltoall go through the segment's slots too (shm_collectives.h).
-#include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cross_memory.h"
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
-#include "harness/plugin/mpi_broadcast.h"
-#include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
 #include "provided_memory.h"
@@ -79,26 +80,23 @@ class ShmCommunicator final : public plugin::Communicator {
         static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
   }
 
-  ~ShmCommunicator() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
-  }
-
+  // The ranks meet through the group's bootstrap only, never MPI: shm runs under the
+  // harness's mpirun and in PyTorch's process group alike.
   Status init(const plugin::GroupInit& group) noexcept override {
     return plugin::guarded([&] {
+      if (!group.bootstrap)
+        return Status::internal("shm: the host gave no bootstrap (a host of plugin API 5 does)");
+      bootstrap_ = group.bootstrap;
       size_ = group.size;
-      if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup");
-          !s.is_ok())
-        return s;
+      rank_ = group.rank;
       if (Status s = check_one_host(); !s.is_ok()) return s;
       const std::string problem =
-          segment_.map(comm_, ShmAllreduce::segment_bytes(size_, chunk_bytes_));
+          segment_.map(*bootstrap_, ShmAllreduce::segment_bytes(size_, chunk_bytes_));
       if (!problem.empty()) return Status::unavailable(problem);
-      MPI_Comm_rank(comm_, &rank_);
       reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank_, size_, chunk_bytes_);
       memory_ = std::make_unique<ProvidedMemory>(rank_, size_);
-      if (cross_memory_ && size_ > 1) cross_memory_problem_ = probe_cross_memory_attach(comm_);
+      if (cross_memory_ && size_ > 1)
+        cross_memory_problem_ = probe_cross_memory_attach(*bootstrap_);
       return Status::ok();
     });
   }
@@ -120,7 +118,10 @@ class ShmCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
+    return agreed(shm_broadcast(*reduce_, rank_, root, static_cast<unsigned char*>(buffer.data),
+                                buffer.bytes(), plugin::dtype_size(buffer.dtype)),
+                  "broadcast");
   }
 
   Status reduce_scatter(BufferView input, BufferView output,
@@ -177,7 +178,7 @@ class ShmCommunicator final : public plugin::Communicator {
   void* provide_memory(std::size_t bytes) noexcept override {
     if (!provide_memory_ || !memory_ || size_ < 2) return nullptr;
     try {
-      return memory_->allocate(comm_, bytes);
+      return memory_->allocate(*bootstrap_, bytes);
     } catch (...) {
       return nullptr;
     }
@@ -189,22 +190,29 @@ class ShmCommunicator final : public plugin::Communicator {
 
  private:
   // Declined (skipped), not failed, when the group spans hosts: shm is an intra-host backend.
+  // A host is a host name on one boot of one kernel (Open MPI, too, tells hosts apart by name).
   Status check_one_host() {
-    MPI_Comm node = MPI_COMM_NULL;
-    if (Status s = plugin::mpi_status(
-            MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
-            "MPI_Comm_split_type");
-        !s.is_ok())
-      return s;
-    int local = 0;
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
-    int smallest = 0;
-    MPI_Allreduce(&local, &smallest, 1, MPI_INT, MPI_MIN, comm_);
-    if (smallest == size_) return Status::ok();
+    constexpr std::size_t kIdentityBytes = 128;
+    char mine[kIdentityBytes] = {0};
+    host_identity().copy(mine, kIdentityBytes - 1);
+    std::vector<char> all(kIdentityBytes * static_cast<std::size_t>(size_));
+    if (Status s = bootstrap_->allgather(mine, all.data(), kIdentityBytes); !s.is_ok())
+      return Status::internal("shm: " + s.message());
+    int here = 0;
+    for (int r = 0; r < size_; ++r)
+      here += std::memcmp(mine, all.data() + kIdentityBytes * static_cast<std::size_t>(r),
+                          kIdentityBytes) == 0;
+    if (!plugin::on_any_rank(*bootstrap_, here != size_)) return Status::ok();
     return Status::unsupported("shm: the group's " + std::to_string(size_) +
-                               " ranks are not all on one host (" + std::to_string(smallest) +
-                               " share the least shared one); shm reduces within a host only");
+                               " ranks are not all on one host; shm reduces within a host only");
+  }
+
+  static std::string host_identity() {
+    char name[64] = {0};
+    gethostname(name, sizeof name - 1);
+    std::string boot;
+    std::ifstream("/proc/sys/kernel/random/boot_id") >> boot;
+    return std::string(name) + "/" + boot;
   }
 
   template <class T>
@@ -284,7 +292,7 @@ class ShmCommunicator final : public plugin::Communicator {
   static constexpr long long kOneShotMaxBytes = 8 * 1024;
   std::size_t chunk_bytes_ = 0;
   std::size_t one_shot_max_bytes_ = 0;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  plugin::Bootstrap* bootstrap_ = nullptr;  // the host's, valid while this communicator lives
   int size_ = 1;
   int rank_ = 0;
   SharedSegment segment_;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/plugin/bootstrap.h"
 #include "harness/plugin/status.h"
 #include "harness/plugin/types.h"
 #include "harness/plugin/version.h"
@@ -55,15 +56,30 @@ using CommunicatorCapabilities = CommunicatorCapabilitiesV3;
 using CommunicatorCapabilities = CommunicatorCapabilitiesV4;
 #endif
 
-// Everything a backend needs to join a trial's group. The MPI communicator contains exactly
-// the trial's ranks; backends may use it for bootstrap (unique ids, rendezvous) or as transport.
-// The trial's backend_params went to the plugin's constructor.
+// Everything a backend needs to join a trial's group. The trial's backend_params went to the
+// plugin's constructor.
 struct GroupInit {
+  // Under the harness, an MPI communicator of exactly the trial's ranks, which a backend may use
+  // for its rendezvous or as its transport. MPI_COMM_NULL where the ranks are not MPI's
+  // (PyTorch's process group): a backend that sends through MPI then declines, saying so.
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
   int local_rank = 0;  // rank among the processes on this host
+  // API 5 (appended, so plugins of API 3 and 4 read the fields above where they were): how the
+  // ranks find each other (bootstrap.h), set by every host of API 5, MPI's or PyTorch's.
+  Bootstrap* bootstrap = nullptr;
 };
+
+// For a backend that sends through MPI: declines (kUnsupported, which the harness records as
+// skipped) a group whose ranks are not MPI's, naming the backend.
+inline Status require_mpi_group(const GroupInit& group, const char* backend) {
+  if (group.comm != MPI_COMM_NULL) return Status::ok();
+  return Status::unsupported(std::string(backend) +
+                             " sends through MPI, and this group's ranks were not started by "
+                             "MPI (mpirun, srun): use a backend that joins through the group's "
+                             "bootstrap alone, such as shm");
+}
 
 struct AllreduceOptions {
   ReduceOp op = ReduceOp::kSum;

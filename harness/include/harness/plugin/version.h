@@ -7,9 +7,10 @@ namespace harness::plugin {
 
 // The API of these headers and of the host built with them; bump when any header in
 // harness/plugin/ changes in a way that breaks binary compatibility.
-#define HARNESS_PLUGIN_API_NEWEST 4
+#define HARNESS_PLUGIN_API_NEWEST 5
 // The oldest API whose plugins this host still loads. API 4 appended the collectives
-// (communicator.h); a plugin of API 3 offers allreduce and broadcast, as before.
+// (communicator.h); a plugin of API 3 offers allreduce and broadcast, as before. API 5 appended
+// GroupInit::bootstrap (bootstrap.h), which the host of API 5 sets for plugins of every API.
 #define HARNESS_PLUGIN_API_OLDEST 3
 
 // A plugin is built for an older API the host still loads by defining HARNESS_PLUGIN_API_VERSION

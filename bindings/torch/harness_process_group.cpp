@@ -1,0 +1,376 @@
+#include "harness_process_group.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include "loader/communicator_factory.h"
+#include "loader/plugin_capabilities.h"
+
+namespace harness::torch_binding {
+namespace {
+
+std::string environment(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+// Where the plugins are: HARNESS_PLUGIN_PATH, then this build's plugin folder.
+std::vector<std::string> plugin_directories() {
+  std::vector<std::string> directories = plugin_search_path({});
+  directories.push_back(HARNESS_TORCH_PLUGIN_DIR);
+  return directories;
+}
+
+std::string available(const PluginRegistry& registry) {
+  std::string names;
+  for (const std::string& name : registry.names(plugin::PluginKind::kCommunicator))
+    names += (names.empty() ? "" : ", ") + name;
+  return names.empty() ? "none" : names;
+}
+
+// What this rank found, published to the others so that every rank fails alike, with the
+// first failing rank's reason, or none does.
+struct JoinNote {
+  static constexpr std::size_t kBytes = 1024;
+  char text[kBytes] = {0};  // "" when this rank is ready; else its problem
+  char choice[256] = {0};   // "<plugin> <params> <world size>": the same on every rank
+};
+
+std::string first_problem(const std::vector<JoinNote>& notes, const JoinNote& mine) {
+  for (std::size_t r = 0; r < notes.size(); ++r) {
+    if (notes[r].text[0])
+      return "rank " + std::to_string(r) + ": " + std::string(notes[r].text);
+  }
+  for (std::size_t r = 0; r < notes.size(); ++r) {
+    if (std::strncmp(notes[r].choice, mine.choice, sizeof mine.choice) != 0)
+      return "the ranks disagree: rank " + std::to_string(r) + " asks for \"" +
+             std::string(notes[r].choice) + "\" and this rank for \"" + mine.choice +
+             "\" (backend, HARNESS_BACKEND_PARAMS, world size)";
+  }
+  return {};
+}
+
+std::optional<plugin::DType> reduction_dtype(at::ScalarType type) {
+  switch (type) {
+    case at::kFloat: return plugin::DType::kFloat32;
+    case at::kDouble: return plugin::DType::kFloat64;
+    case at::kHalf: return plugin::DType::kFloat16;
+    case at::kBFloat16: return plugin::DType::kBFloat16;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+PluginChoice PluginChoice::from_environment() {
+  PluginChoice choice;
+  choice.name = environment("HARNESS_BACKEND", choice.name);
+  choice.params = environment("HARNESS_BACKEND_PARAMS", choice.params);
+  return choice;
+}
+
+HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
+                                         int size, std::chrono::milliseconds timeout,
+                                         const PluginChoice& choice)
+    : c10d::ProcessGroup(rank, size),
+      choice_(choice),
+      registry_(PluginRegistry::discover(plugin_directories())),
+      bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
+  JoinNote mine;
+  const std::string wanted =
+      choice_.name + " " + choice_.params + " " + std::to_string(size);
+  wanted.copy(mine.choice, sizeof mine.choice - 1);
+  std::string problem;
+  try {
+    const PluginHandle* handle = registry_.find(plugin::PluginKind::kCommunicator, choice_.name);
+    if (!handle) {
+      const std::string why =
+          registry_.not_built_reason(plugin::PluginKind::kCommunicator, choice_.name);
+      throw std::runtime_error(
+          "HARNESS_BACKEND: " + choice_.name +
+          (why.empty() ? " is no communicator plugin (available: " + available(registry_) + ")"
+                       : " is not built: " + why));
+    }
+    capabilities_ = communicator_capabilities(*handle);
+    if (!capabilities_.unavailable_reason.empty())
+      throw std::runtime_error(choice_.name + ": " + capabilities_.unavailable_reason);
+    if (!capabilities_.host_buffers)
+      throw std::runtime_error(choice_.name + " reduces GPU buffers only; this group is CPU");
+    Json params;
+    try {
+      params = Json::parse(choice_.params);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) +
+                                  ")");
+    }
+    try {
+      communicator_ = create_communicator(*handle, params);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error("HARNESS_BACKEND_PARAMS for " + choice_.name + ": " + e.what());
+    }
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  problem.copy(mine.text, sizeof mine.text - 1);
+  std::vector<JoinNote> notes(static_cast<std::size_t>(size));
+  if (plugin::Status s = bootstrap_->allgather(&mine, notes.data(), sizeof mine); !s.is_ok())
+    throw std::runtime_error("harness: joining the group failed: " + s.message());
+  if (const std::string first = first_problem(notes, mine); !first.empty())
+    throw std::runtime_error("harness: " + first);
+
+  plugin::GroupInit group;
+  group.rank = rank;
+  group.size = size;
+  group.local_rank = std::atoi(environment("LOCAL_RANK", "0").c_str());
+  group.bootstrap = bootstrap_.get();
+  const plugin::Status joined = communicator_->init(group);
+  if (!joined.is_ok())
+    throw std::runtime_error("harness:" + choice_.name + " could not join the group: " +
+                             joined.message());
+  std::weak_ptr<StoreBootstrap> peers = bootstrap_;
+  queue_ = std::make_unique<CollectiveQueue>(
+      timeout, CollectiveQueue::Peers{
+                   [peers] {
+                     auto shared = peers.lock();
+                     return shared ? shared->announced_failure() : std::string();
+                   },
+                   [peers](const std::string& message) {
+                     if (auto shared = peers.lock()) shared->announce_failure(message);
+                   }});
+}
+
+HarnessProcessGroup::~HarnessProcessGroup() { queue_.reset(); }
+
+std::string HarnessProcessGroup::describe() const {
+  return choice_.name + ": " + (communicator_ ? communicator_->describe() : std::string());
+}
+
+void HarnessProcessGroup::unsupported(const std::string& call) const {
+  throw std::runtime_error("harness:" + choice_.name + " does not support " + call +
+                           " (the plugin API offers allreduce, broadcast, allgather, "
+                           "reduce_scatter, alltoall with equal splits, and barrier)");
+}
+
+void HarnessProcessGroup::require(plugin::Collective collective) const {
+  const auto& offered = capabilities_.collectives;
+  if (std::find(offered.begin(), offered.end(), collective) == offered.end())
+    throw std::runtime_error("harness:" + choice_.name + " does not offer " +
+                             plugin::collective_name(collective) +
+                             " (its plugin does not list it)");
+}
+
+const at::Tensor& HarnessProcessGroup::single(const std::vector<at::Tensor>& tensors,
+                                              const char* call) const {
+  if (tensors.size() != 1)
+    throw std::runtime_error("harness:" + choice_.name + " " + call + ": one tensor a call, got " +
+                                std::to_string(tensors.size()));
+  return tensors[0];
+}
+
+plugin::BufferView HarnessProcessGroup::reduction_view(const at::Tensor& tensor,
+                                                       const char* call) const {
+  const std::string where = "harness:" + choice_.name + " " + call;
+  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
+  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
+  const auto dtype = reduction_dtype(tensor.scalar_type());
+  const auto& offered = capabilities_.dtypes;
+  if (!dtype || std::find(offered.begin(), offered.end(), *dtype) == offered.end()) {
+    std::string names;
+    for (plugin::DType d : offered) names += (names.empty() ? "" : ", ") + std::string(plugin::dtype_name(d));
+    throw std::runtime_error(where + ": " + std::string(c10::toString(tensor.scalar_type())) +
+                                " is not reduced by " + choice_.name + " (it reduces " + names + ")");
+  }
+  return {tensor.data_ptr(), static_cast<std::size_t>(tensor.numel()), *dtype};
+}
+
+// For the collectives that move bytes without adding them: any element type, carried as
+// elements of a type the plugin accepts whose size divides the tensor's bytes.
+plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, const char* call) const {
+  if (auto dtype = reduction_dtype(tensor.scalar_type())) {
+    const auto& offered = capabilities_.dtypes;
+    if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
+      return reduction_view(tensor, call);
+  }
+  const std::string where = "harness:" + choice_.name + " " + call;
+  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
+  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
+  const std::size_t bytes = static_cast<std::size_t>(tensor.nbytes());
+  std::optional<plugin::DType> carrier;
+  for (plugin::DType d : capabilities_.dtypes) {
+    const std::size_t size = plugin::dtype_size(d);
+    if (bytes % size == 0 && (!carrier || size > plugin::dtype_size(*carrier))) carrier = d;
+  }
+  if (!carrier)
+    throw std::runtime_error(where + ": " + std::to_string(bytes) + " bytes of " +
+                                std::string(c10::toString(tensor.scalar_type())) +
+                                " do not fill whole elements of any type " + choice_.name +
+                                " moves");
+  return {tensor.data_ptr(), bytes / plugin::dtype_size(*carrier), *carrier};
+}
+
+// `tensor` as elements of `like`'s type: the other side of a collective whose one side is `like`
+// (an allgather's output, `world size` times its input's bytes).
+plugin::BufferView HarnessProcessGroup::view_like(const at::Tensor& tensor,
+                                                  const plugin::BufferView& like,
+                                                  const char* call) const {
+  bytes_view(tensor, call);  // the same checks
+  return {tensor.data_ptr(), static_cast<std::size_t>(tensor.nbytes()) / plugin::dtype_size(like.dtype),
+          like.dtype};
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::launch(c10d::OpType type, const char* call,
+                                                           std::vector<at::Tensor> outputs,
+                                                           CollectiveQueue::Run run) {
+  auto work = c10::make_intrusive<CollectiveWork>(getRank(), type, std::move(outputs));
+  queue_->enqueue(work, "harness:" + choice_.name + " " + call, std::move(run));
+  return work;
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce(
+    std::vector<at::Tensor>& tensors, const c10d::AllreduceOptions& options) {
+  const at::Tensor& tensor = single(tensors, "allreduce");
+  const plugin::BufferView view = reduction_view(tensor, "allreduce");
+  plugin::AllreduceOptions op;
+  if (options.reduceOp == c10d::ReduceOp::AVG)
+    op.op = plugin::ReduceOp::kAvg;
+  else if (options.reduceOp != c10d::ReduceOp::SUM)
+    unsupported("allreduce with this reduce op (sum and avg only)");
+  return launch(c10d::OpType::ALLREDUCE, "allreduce", tensors,
+                [comm = communicator_, view, op] { return comm->allreduce(view, op); });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(
+    std::vector<at::Tensor>& tensors, const c10d::BroadcastOptions& options) {
+  const plugin::BufferView view = bytes_view(single(tensors, "broadcast"), "broadcast");
+  const int root = static_cast<int>(options.rootRank);
+  return launch(c10d::OpType::BROADCAST, "broadcast", tensors,
+                [comm = communicator_, view, root] { return comm->broadcast(view, root); });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(
+    at::Tensor& output, at::Tensor& input, const c10d::AllgatherOptions&) {
+  require(plugin::Collective::kAllgather);
+  if (output.numel() != input.numel() * getSize() || output.scalar_type() != input.scalar_type())
+    throw std::runtime_error("harness:" + choice_.name +
+                                " allgather: the output must hold world size × the input's "
+                                "elements, of the input's type");
+  const plugin::BufferView in = bytes_view(input, "allgather");
+  const plugin::BufferView out = view_like(output, in, "allgather");
+  return launch(c10d::OpType::_ALLGATHER_BASE, "allgather", {output},
+                [comm = communicator_, in, out, keep = input] {
+                  return comm->allgather(in, out, {});
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
+    std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
+    const c10d::AllgatherOptions& options) {
+  const at::Tensor& input = single(inputs, "allgather");
+  if (outputs.size() != 1 || outputs[0].size() != static_cast<std::size_t>(getSize()))
+    throw std::runtime_error("harness:" + choice_.name +
+                                " allgather: one list of world size output tensors");
+  require(plugin::Collective::kAllgather);
+  const at::Tensor source = input.contiguous();
+  at::Tensor flat = at::empty({getSize() * input.numel()}, input.options());
+  const plugin::BufferView in = bytes_view(source, "allgather");
+  const plugin::BufferView out = view_like(flat, in, "allgather");
+  std::vector<at::Tensor> targets = outputs[0];
+  (void)options;
+  return launch(c10d::OpType::ALLGATHER, "allgather", targets,
+                [comm = communicator_, in, out, flat, targets, keep = source] {
+                  const plugin::Status status = comm->allgather(in, out, {});
+                  if (!status.is_ok()) return status;
+                  for (std::size_t r = 0; r < targets.size(); ++r)
+                    targets[r].copy_(flat.narrow(0, static_cast<int64_t>(r) * keep.numel(),
+                                                 keep.numel()).view(targets[r].sizes()));
+                  return status;
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_reduce_scatter_base(
+    at::Tensor& output, at::Tensor& input, const c10d::ReduceScatterOptions& options) {
+  require(plugin::Collective::kReduceScatter);
+  if (input.numel() != output.numel() * getSize() || output.scalar_type() != input.scalar_type())
+    throw std::runtime_error("harness:" + choice_.name +
+                                " reduce_scatter: the input must hold world size × the "
+                                "output's elements, of the output's type");
+  const plugin::BufferView in = reduction_view(input, "reduce_scatter");
+  const plugin::BufferView out = reduction_view(output, "reduce_scatter");
+  plugin::CollectiveOptions op;
+  if (options.reduceOp == c10d::ReduceOp::AVG)
+    op.op = plugin::ReduceOp::kAvg;
+  else if (options.reduceOp != c10d::ReduceOp::SUM)
+    unsupported("reduce_scatter with this reduce op (sum and avg only)");
+  return launch(c10d::OpType::_REDUCE_SCATTER_BASE, "reduce_scatter", {output},
+                [comm = communicator_, in, out, op, keep = input] {
+                  return comm->reduce_scatter(in, out, op);
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
+    std::vector<at::Tensor>& outputs, std::vector<std::vector<at::Tensor>>& inputs,
+    const c10d::ReduceScatterOptions& options) {
+  at::Tensor output = single(outputs, "reduce_scatter");
+  if (inputs.size() != 1 || inputs[0].size() != static_cast<std::size_t>(getSize()))
+    throw std::runtime_error("harness:" + choice_.name +
+                                " reduce_scatter: one list of world size input tensors");
+  std::vector<at::Tensor> flat_parts;
+  for (const at::Tensor& part : inputs[0]) flat_parts.push_back(part.reshape({-1}));
+  at::Tensor flat = at::cat(flat_parts);
+  return _reduce_scatter_base(output, flat, options);
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
+    at::Tensor& output, at::Tensor& input, std::vector<int64_t>& output_split_sizes,
+    std::vector<int64_t>& input_split_sizes, const c10d::AllToAllOptions&) {
+  if (!output_split_sizes.empty() || !input_split_sizes.empty())
+    unsupported("alltoall with split sizes");
+  require(plugin::Collective::kAlltoall);
+  if (input.numel() != output.numel() || input.numel() % getSize() != 0)
+    throw std::runtime_error("harness:" + choice_.name +
+                                " alltoall: input and output of one size, divisible by the "
+                                "world size");
+  const plugin::BufferView in = bytes_view(input, "alltoall");
+  const plugin::BufferView out = view_like(output, in, "alltoall");
+  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
+                [comm = communicator_, in, out, keep = input] {
+                  return comm->alltoall(in, out, {});
+                });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::barrier(const c10d::BarrierOptions&) {
+  return launch(c10d::OpType::BARRIER, "barrier", {},
+                [comm = communicator_] { return comm->barrier(); });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce_coalesced(
+    std::vector<at::Tensor>&, const c10d::AllreduceCoalescedOptions&) {
+  unsupported("allreduce_coalesced");
+}
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce(std::vector<at::Tensor>&,
+                                                           const c10d::ReduceOptions&) {
+  unsupported("reduce");
+}
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::gather(std::vector<std::vector<at::Tensor>>&,
+                                                           std::vector<at::Tensor>&,
+                                                           const c10d::GatherOptions&) {
+  unsupported("gather");
+}
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::scatter(std::vector<at::Tensor>&,
+                                                            std::vector<std::vector<at::Tensor>>&,
+                                                            const c10d::ScatterOptions&) {
+  unsupported("scatter");
+}
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::send(std::vector<at::Tensor>&, int, int) {
+  unsupported("send");
+}
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::recv(std::vector<at::Tensor>&, int, int) {
+  unsupported("recv");
+}
+
+}  // namespace harness::torch_binding

@@ -1,0 +1,99 @@
+// torch.distributed's process group "harness": the collectives of a PyTorch job (DDP's bucket
+// allreduces and parameter broadcasts, ZeRO-style reduce_scatter and allgather, barriers) run
+// on one of the harness's communicator plugins, chosen by HARNESS_BACKEND (default shm) with
+// HARNESS_BACKEND_PARAMS (a JSON object of the plugin's parameters, default {}). The ranks join
+// through the c10d store torch.distributed hands the group (store_bootstrap.h), never MPI: a
+// plugin that sends through MPI declines, saying so. CPU tensors only.
+#pragma once
+
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collective_queue.h"
+#include "harness/plugin/communicator.h"
+#include "loader/plugin_registry.h"
+#include "store_bootstrap.h"
+
+namespace harness::torch_binding {
+
+struct PluginChoice {
+  std::string name = "shm";  // HARNESS_BACKEND
+  std::string params = "{}";  // HARNESS_BACKEND_PARAMS
+  static PluginChoice from_environment();
+};
+
+class HarnessProcessGroup final : public c10d::ProcessGroup {
+ public:
+  // Collective over the group (through `store`): every rank loads and joins the same plugin,
+  // or every rank throws, with the reason.
+  HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                      std::chrono::milliseconds timeout, const PluginChoice& choice);
+  ~HarnessProcessGroup() override;
+
+  const std::string getBackendName() const override { return "harness"; }
+  const std::string& plugin_name() const { return choice_.name; }
+  std::string describe() const;
+
+  c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors,
+                                           const c10d::AllreduceOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors,
+                                           const c10d::BroadcastOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> allgather(std::vector<std::vector<at::Tensor>>& outputs,
+                                           std::vector<at::Tensor>& inputs,
+                                           const c10d::AllgatherOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> _allgather_base(at::Tensor& output, at::Tensor& input,
+                                                 const c10d::AllgatherOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> reduce_scatter(std::vector<at::Tensor>& outputs,
+                                                std::vector<std::vector<at::Tensor>>& inputs,
+                                                const c10d::ReduceScatterOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> _reduce_scatter_base(
+      at::Tensor& output, at::Tensor& input, const c10d::ReduceScatterOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> alltoall_base(at::Tensor& output, at::Tensor& input,
+                                               std::vector<int64_t>& output_split_sizes,
+                                               std::vector<int64_t>& input_split_sizes,
+                                               const c10d::AllToAllOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options) override;
+
+  // What the plugin API has no counterpart for: a clear error naming the plugin and the call.
+  c10::intrusive_ptr<c10d::Work> allreduce_coalesced(
+      std::vector<at::Tensor>& tensors, const c10d::AllreduceCoalescedOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> reduce(std::vector<at::Tensor>& tensors,
+                                        const c10d::ReduceOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>>& outputs,
+                                        std::vector<at::Tensor>& inputs,
+                                        const c10d::GatherOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> scatter(std::vector<at::Tensor>& outputs,
+                                         std::vector<std::vector<at::Tensor>>& inputs,
+                                         const c10d::ScatterOptions& options) override;
+  c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor>& tensors, int dst_rank,
+                                      int tag) override;
+  c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor>& tensors, int src_rank,
+                                      int tag) override;
+
+ private:
+  [[noreturn]] void unsupported(const std::string& call) const;
+  // The one tensor of a call, checked: on the CPU, contiguous.
+  const at::Tensor& single(const std::vector<at::Tensor>& tensors, const char* call) const;
+  plugin::BufferView reduction_view(const at::Tensor& tensor, const char* call) const;
+  plugin::BufferView bytes_view(const at::Tensor& tensor, const char* call) const;
+  plugin::BufferView view_like(const at::Tensor& tensor, const plugin::BufferView& like,
+                               const char* call) const;
+  void require(plugin::Collective collective) const;
+  c10::intrusive_ptr<c10d::Work> launch(c10d::OpType type, const char* call,
+                                        std::vector<at::Tensor> outputs, CollectiveQueue::Run run);
+
+  PluginChoice choice_;
+  PluginRegistry registry_;
+  plugin::CommunicatorCapabilities capabilities_;
+  std::shared_ptr<StoreBootstrap> bootstrap_;
+  // Shared with the queue's calls, so that a call left behind keeps it alive.
+  std::shared_ptr<plugin::Communicator> communicator_;
+  std::unique_ptr<CollectiveQueue> queue_;
+};
+
+}  // namespace harness::torch_binding

@@ -1,0 +1,51 @@
+# The torch.distributed backend "harness" (bindings/torch) under torchrun, as a PyTorch user
+# launches it: the collectives checked like a backend's (tests/torch/collectives.py) on every
+# plugin that joins without MPI, at world 2 and 3; DDP losses equal to gloo's
+# (tests/torch/ddp_losses.py); and the clear errors: a missing plugin, bad parameters, a plugin
+# that needs MPI, ranks that disagree.
+source "$(dirname "$0")/lib.bash"
+BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
+if [ -f "$BUILD/python/harness_torch.not-built" ]; then
+  echo "skipped: harness_torch is not built: $(cat "$BUILD/python/harness_torch.not-built")"
+  exit 77
+fi
+[ -f "$BUILD/python/harness_torch/__init__.py" ] || fail "no harness_torch in $BUILD/python"
+export PYTHONPATH="$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1
+# Debian 12's torchrun needs --redirects and --tee under Python 3.11.
+torchrun() { /usr/bin/python3 -m torch.distributed.run --standalone --redirects 1 --tee 1 "$@"; }
+
+# 1. The collectives, per plugin and world size.
+for world in 2 3; do
+  HARNESS_BACKEND=shm torchrun --nproc_per_node "$world" tests/torch/collectives.py \
+    > "$WORK/shm$world" 2>&1 || { cat "$WORK/shm$world"; fail "collectives through shm at world $world"; }
+  grep -q "ok: collectives through harness:shm at world $world" "$WORK/shm$world" ||
+    { cat "$WORK/shm$world"; fail "no ok line from the shm collectives at world $world"; }
+  echo "ok: every collective through harness:shm at world $world"
+done
+
+# 2. DDP trains as through gloo.
+torchrun --nproc_per_node 2 tests/torch/ddp_losses.py > "$WORK/ddp" 2>&1 ||
+  { cat "$WORK/ddp"; fail "DDP losses through harness differ from gloo's"; }
+grep "autoencoder:\|transformer:" "$WORK/ddp" | sed 's/^\[[^]]*\]:*//' | sort -u
+
+# 3. Clear errors, on every rank, fast.
+refused() {  # EXPECTED_TEXT ENVIRONMENT...
+  local expected=$1; shift
+  local status=0
+  env "$@" timeout 120 /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node 2 \
+    --redirects 1 --tee 1 tests/torch/join.py > "$WORK/refused" 2>&1 || status=$?
+  [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || { cat "$WORK/refused"; fail "exit $status with $*"; }
+  grep -qF -- "$expected" "$WORK/refused" || { cat "$WORK/refused"; fail "missing '$expected' with $*"; }
+  echo "ok: $* refused: $expected"
+}
+refused "HARNESS_BACKEND: nosuch is no communicator plugin (available:" HARNESS_BACKEND=nosuch
+refused "HARNESS_BACKEND_PARAMS for shm: /chunk_bytes" HARNESS_BACKEND_PARAMS='{"chunk_bytes": "big"}'
+refused "HARNESS_BACKEND_PARAMS: not JSON" HARNESS_BACKEND_PARAMS='{chunk'
+refused "ring sends through MPI" HARNESS_BACKEND=ring
+refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
+# A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
+refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count
+# A peer that never calls: the wait ends at the group's timeout (10 s), saying so.
+refused "did not complete within the process group's timeout (10 s)" HARNESS_JOIN_TEST_FAULT=absent
+grep -q "rank 0: allreduce ended after 1[0-4]\.[0-9] s" "$WORK/refused" ||
+  { cat "$WORK/refused"; fail "rank 0's wait did not end soon after the 10 s timeout"; }

@@ -1,0 +1,138 @@
+"""The harness process group checked like a PyTorch backend, under torchrun.
+
+Every collective DDP and ZeRO-style optimizers use, on results known from each rank's inputs
+and, where torch's gloo has the collective, against gloo's; fp32, fp64 and int32 (the element
+types the plugin moves: int32 through broadcast, allgather and alltoall, refused by name in a
+sum), sizes from 1 element to 16 MB, odd counts, NaN and infinities passing through as in gloo.
+Prints one line per failure and exits 1 on any."""
+import datetime
+import math
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+import harness_torch  # noqa: F401  (registers the backend)
+
+SIZES = [1, 3, 7, 1000, 65537, 4 * 1024 * 1024]  # elements; the last is 16 MB of fp32
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print(f"rank {dist.get_rank()}: FAILED {what}", flush=True)
+
+
+def rank_input(rank, n, dtype):
+    """Rank r's input: small integers, exact in every type, different on every rank."""
+    values = (torch.arange(n, dtype=torch.int64) * (rank + 3) + rank * 7) % 97 - 40
+    return values.to(dtype)
+
+
+def same(got, want, dtype):
+    if dtype.is_floating_point:
+        return torch.allclose(got, want, rtol=1e-6, atol=1e-6, equal_nan=True)
+    return torch.equal(got, want)
+
+
+def check_sums(rank, world, dtype, n, gloo):
+    total = sum(rank_input(r, n, dtype) for r in range(world))
+    tensor = rank_input(rank, n, dtype)
+    dist.all_reduce(tensor)
+    check(same(tensor, total, dtype), f"allreduce sum {dtype} n={n}")
+    tensor = rank_input(rank, n, dtype)
+    dist.all_reduce(tensor, op=dist.ReduceOp.AVG)
+    check(same(tensor, total / world, dtype), f"allreduce avg {dtype} n={n}")
+    peer = rank_input(rank, n, dtype)
+    dist.all_reduce(peer, group=gloo)
+    check(same(peer, total, dtype), f"allreduce sum {dtype} n={n}: gloo disagrees with the inputs")
+    # reduce_scatter (torch 1.13's gloo has none): block r of the sum on rank r.
+    block = n // world
+    if block:
+        inputs = rank_input(rank, block * world, dtype)
+        out = torch.empty(block, dtype=dtype)
+        dist.reduce_scatter(out, list(inputs.chunk(world)))
+        want = sum(rank_input(r, block * world, dtype) for r in range(world))[rank * block:(rank + 1) * block]
+        check(same(out, want, dtype), f"reduce_scatter {dtype} block={block}")
+        out = torch.empty(block, dtype=dtype)
+        dist._reduce_scatter_base(out, rank_input(rank, block * world, dtype))
+        check(same(out, want, dtype), f"_reduce_scatter_base {dtype} block={block}")
+
+
+def check_moves(rank, world, dtype, n, gloo):
+    for root in range(world):
+        tensor = rank_input(rank, n, dtype)
+        dist.broadcast(tensor, src=root)
+        check(same(tensor, rank_input(root, n, dtype), dtype), f"broadcast root {root} {dtype} n={n}")
+    gathered = [torch.empty(n, dtype=dtype) for _ in range(world)]
+    dist.all_gather(gathered, rank_input(rank, n, dtype))
+    for r in range(world):
+        check(same(gathered[r], rank_input(r, n, dtype), dtype), f"allgather block {r} {dtype} n={n}")
+    by_gloo = [torch.empty(n, dtype=dtype) for _ in range(world)]
+    dist.all_gather(by_gloo, rank_input(rank, n, dtype), group=gloo)
+    check(all(same(a, b, dtype) for a, b in zip(gathered, by_gloo)), f"allgather {dtype} n={n} vs gloo")
+    flat = torch.empty(n * world, dtype=dtype)
+    dist._all_gather_base(flat, rank_input(rank, n, dtype))
+    check(same(flat, torch.cat(by_gloo), dtype), f"_all_gather_base {dtype} n={n}")
+    if n % world == 0:
+        out = torch.empty(n, dtype=dtype)
+        dist.all_to_all_single(out, rank_input(rank, n, dtype))
+        block = n // world
+        want = torch.cat([rank_input(r, n, dtype)[rank * block:(rank + 1) * block] for r in range(world)])
+        check(same(out, want, dtype), f"alltoall {dtype} n={n}")
+
+
+def check_non_finite(rank, world, gloo):
+    for dtype in (torch.float32, torch.float64):
+        tensor = rank_input(rank, 9, dtype)
+        if rank == 0:
+            tensor[0], tensor[1], tensor[2] = float("nan"), float("inf"), float("-inf")
+        if rank == world - 1:
+            tensor[3] = float("inf")
+        peer = tensor.clone()
+        dist.all_reduce(tensor)
+        dist.all_reduce(peer, group=gloo)
+        check(math.isnan(tensor[0]) and tensor[1] == math.inf and tensor[2] == -math.inf
+              and tensor[3] == math.inf, f"non-finite values {dtype}: {tensor[:4].tolist()}")
+        check(same(tensor, peer, dtype), f"non-finite values {dtype}: harness {tensor[:4].tolist()} "
+              f"gloo {peer[:4].tolist()}")
+
+
+def check_refusals(rank):
+    tensor = torch.ones(5, dtype=torch.int32)
+    try:
+        dist.all_reduce(tensor)
+        check(False, "int32 allreduce: accepted though the plugin sums no int32")
+    except RuntimeError as error:
+        check("int" in str(error).lower() and os.environ.get("HARNESS_BACKEND", "shm") in str(error),
+              f"int32 allreduce refused without naming type and plugin: {error}")
+    try:
+        dist.reduce(torch.ones(3), dst=0)
+        check(False, "reduce: accepted though the plugin API has none")
+    except RuntimeError as error:
+        check("does not support reduce" in str(error), f"reduce refused unclearly: {error}")
+
+
+def main():
+    dist.init_process_group("harness", timeout=datetime.timedelta(seconds=60))
+    rank, world = dist.get_rank(), dist.get_world_size()
+    gloo = dist.new_group(backend="gloo")
+    for dtype in (torch.float32, torch.float64):
+        for n in SIZES:
+            check_sums(rank, world, dtype, n, gloo)
+    for dtype in (torch.float32, torch.float64, torch.int32):
+        for n in SIZES:
+            check_moves(rank, world, dtype, n, gloo)
+    check_non_finite(rank, world, gloo)
+    check_refusals(rank)
+    dist.barrier()
+    print(f"rank {rank}: {'FAILED ' + str(len(failures)) if failures else 'ok'}: collectives "
+          f"through harness:{os.environ.get('HARNESS_BACKEND', 'shm')} at world {world}", flush=True)
+    dist.destroy_process_group()
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""Joins the harness process group and runs one allreduce; the refusal tests make it fail.
+HARNESS_JOIN_TEST_FAULT: "skew" gives rank 1 other plugin parameters than rank 0's; "count"
+makes rank 1's allreduce longer than rank 0's (the plugin refuses on both); "absent" makes
+rank 1 skip it (rank 0's wait must end at the group's timeout)."""
+import datetime
+import os
+import time
+
+import torch
+import torch.distributed as dist
+
+import harness_torch  # noqa: F401
+
+fault = os.environ.get("HARNESS_JOIN_TEST_FAULT", "")
+odd_rank = os.environ.get("RANK") == "1"
+if fault == "skew" and odd_rank:
+    os.environ["HARNESS_BACKEND_PARAMS"] = '{"chunk_bytes": 65536}'
+dist.init_process_group("harness", timeout=datetime.timedelta(seconds=10))
+tensor = torch.ones(5 if fault == "count" and odd_rank else 4)
+if fault == "absent" and odd_rank:
+    time.sleep(15)
+else:
+    started = time.monotonic()
+    try:
+        dist.all_reduce(tensor)
+    finally:
+        print(f"rank {dist.get_rank()}: allreduce ended after {time.monotonic() - started:.1f} s",
+              flush=True)
+    assert tensor.tolist() == [2.0] * 4, tensor
