@@ -12,8 +12,7 @@ struct CollectiveQueue::State {
     Run run;
   };
 
-  State(std::chrono::milliseconds limit, Peers group)
-      : timeout(limit), peers(std::move(group)) {}
+  State(std::chrono::milliseconds limit, Peers group) : timeout(limit), peers(std::move(group)) {}
 
   void run_calls();
   void watch_calls();
@@ -84,7 +83,8 @@ void CollectiveQueue::State::run_calls() {
     }
     peers.announce(reason);
     item->work->fail(reason);
-    for (Item& other : failed) other.work->fail("harness: not run, an earlier collective failed (" + reason + ")");
+    for (Item& other : failed)
+      other.work->fail("harness: not run, an earlier collective failed (" + reason + ")");
   }
 }
 

@@ -28,7 +28,7 @@ namespace harness::torch_binding {
 class CollectiveQueue {
  public:
   struct Peers {
-    std::function<std::string()> failure;             // a failure a peer announced, or ""
+    std::function<std::string()> failure;              // a failure a peer announced, or ""
     std::function<void(const std::string&)> announce;  // this rank's failure, for the peers
   };
   CollectiveQueue(std::chrono::milliseconds timeout, Peers peers);

@@ -11,7 +11,9 @@ CollectiveWork::CollectiveWork(int rank, c10d::OpType type, std::vector<at::Tens
 
 bool CollectiveWork::wait(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
-  const auto done = [this] { return completed_; };
+  const auto done = [this] {
+    return completed_;
+  };
   if (timeout == kNoTimeout) {
     cv_.wait(lock, done);
   } else if (!cv_.wait_for(lock, timeout, done)) {

@@ -43,8 +43,7 @@ struct JoinNote {
 
 std::string first_problem(const std::vector<JoinNote>& notes, const JoinNote& mine) {
   for (std::size_t r = 0; r < notes.size(); ++r) {
-    if (notes[r].text[0])
-      return "rank " + std::to_string(r) + ": " + std::string(notes[r].text);
+    if (notes[r].text[0]) return "rank " + std::to_string(r) + ": " + std::string(notes[r].text);
   }
   for (std::size_t r = 0; r < notes.size(); ++r) {
     if (std::strncmp(notes[r].choice, mine.choice, sizeof mine.choice) != 0)
@@ -82,8 +81,7 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
       registry_(PluginRegistry::discover(plugin_directories())),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
   JoinNote mine;
-  const std::string wanted =
-      choice_.name + " " + choice_.params + " " + std::to_string(size);
+  const std::string wanted = choice_.name + " " + choice_.params + " " + std::to_string(size);
   wanted.copy(mine.choice, sizeof mine.choice - 1);
   std::string problem;
   try {
@@ -105,8 +103,7 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
     try {
       params = Json::parse(choice_.params);
     } catch (const std::exception& e) {
-      throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) +
-                                  ")");
+      throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) + ")");
     }
     try {
       communicator_ = create_communicator(*handle, params);
@@ -130,18 +127,18 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
   group.bootstrap = bootstrap_.get();
   const plugin::Status joined = communicator_->init(group);
   if (!joined.is_ok())
-    throw std::runtime_error("harness:" + choice_.name + " could not join the group: " +
-                             joined.message());
+    throw std::runtime_error("harness:" + choice_.name +
+                             " could not join the group: " + joined.message());
   std::weak_ptr<StoreBootstrap> peers = bootstrap_;
   queue_ = std::make_unique<CollectiveQueue>(
-      timeout, CollectiveQueue::Peers{
-                   [peers] {
-                     auto shared = peers.lock();
-                     return shared ? shared->announced_failure() : std::string();
-                   },
-                   [peers](const std::string& message) {
-                     if (auto shared = peers.lock()) shared->announce_failure(message);
-                   }});
+      timeout, CollectiveQueue::Peers{[peers] {
+                                        auto shared = peers.lock();
+                                        return shared ? shared->announced_failure() : std::string();
+                                      },
+                                      [peers](const std::string& message) {
+                                        if (auto shared = peers.lock())
+                                          shared->announce_failure(message);
+                                      }});
 }
 
 HarnessProcessGroup::~HarnessProcessGroup() { queue_.reset(); }
@@ -168,7 +165,7 @@ const at::Tensor& HarnessProcessGroup::single(const std::vector<at::Tensor>& ten
                                               const char* call) const {
   if (tensors.size() != 1)
     throw std::runtime_error("harness:" + choice_.name + " " + call + ": one tensor a call, got " +
-                                std::to_string(tensors.size()));
+                             std::to_string(tensors.size()));
   return tensors[0];
 }
 
@@ -181,16 +178,18 @@ plugin::BufferView HarnessProcessGroup::reduction_view(const at::Tensor& tensor,
   const auto& offered = capabilities_.dtypes;
   if (!dtype || std::find(offered.begin(), offered.end(), *dtype) == offered.end()) {
     std::string names;
-    for (plugin::DType d : offered) names += (names.empty() ? "" : ", ") + std::string(plugin::dtype_name(d));
+    for (plugin::DType d : offered)
+      names += (names.empty() ? "" : ", ") + std::string(plugin::dtype_name(d));
     throw std::runtime_error(where + ": " + std::string(c10::toString(tensor.scalar_type())) +
-                                " is not reduced by " + choice_.name + " (it reduces " + names + ")");
+                             " is not reduced by " + choice_.name + " (it reduces " + names + ")");
   }
   return {tensor.data_ptr(), static_cast<std::size_t>(tensor.numel()), *dtype};
 }
 
 // For the collectives that move bytes without adding them: any element type, carried as
 // elements of a type the plugin accepts whose size divides the tensor's bytes.
-plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, const char* call) const {
+plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor,
+                                                   const char* call) const {
   if (auto dtype = reduction_dtype(tensor.scalar_type())) {
     const auto& offered = capabilities_.dtypes;
     if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
@@ -207,9 +206,8 @@ plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, con
   }
   if (!carrier)
     throw std::runtime_error(where + ": " + std::to_string(bytes) + " bytes of " +
-                                std::string(c10::toString(tensor.scalar_type())) +
-                                " do not fill whole elements of any type " + choice_.name +
-                                " moves");
+                             std::string(c10::toString(tensor.scalar_type())) +
+                             " do not fill whole elements of any type " + choice_.name + " moves");
   return {tensor.data_ptr(), bytes / plugin::dtype_size(*carrier), *carrier};
 }
 
@@ -219,8 +217,8 @@ plugin::BufferView HarnessProcessGroup::view_like(const at::Tensor& tensor,
                                                   const plugin::BufferView& like,
                                                   const char* call) const {
   bytes_view(tensor, call);  // the same checks
-  return {tensor.data_ptr(), static_cast<std::size_t>(tensor.nbytes()) / plugin::dtype_size(like.dtype),
-          like.dtype};
+  return {tensor.data_ptr(),
+          static_cast<std::size_t>(tensor.nbytes()) / plugin::dtype_size(like.dtype), like.dtype};
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::launch(c10d::OpType type, const char* call,
@@ -252,19 +250,19 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(
                 [comm = communicator_, view, root] { return comm->broadcast(view, root); });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(
-    at::Tensor& output, at::Tensor& input, const c10d::AllgatherOptions&) {
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(at::Tensor& output,
+                                                                    at::Tensor& input,
+                                                                    const c10d::AllgatherOptions&) {
   require(plugin::Collective::kAllgather);
   if (output.numel() != input.numel() * getSize() || output.scalar_type() != input.scalar_type())
     throw std::runtime_error("harness:" + choice_.name +
-                                " allgather: the output must hold world size × the input's "
-                                "elements, of the input's type");
+                             " allgather: the output must hold world size × the input's "
+                             "elements, of the input's type");
   const plugin::BufferView in = bytes_view(input, "allgather");
   const plugin::BufferView out = view_like(output, in, "allgather");
-  return launch(c10d::OpType::_ALLGATHER_BASE, "allgather", {output},
-                [comm = communicator_, in, out, keep = input] {
-                  return comm->allgather(in, out, {});
-                });
+  return launch(
+      c10d::OpType::_ALLGATHER_BASE, "allgather", {output},
+      [comm = communicator_, in, out, keep = input] { return comm->allgather(in, out, {}); });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
@@ -273,7 +271,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
   const at::Tensor& input = single(inputs, "allgather");
   if (outputs.size() != 1 || outputs[0].size() != static_cast<std::size_t>(getSize()))
     throw std::runtime_error("harness:" + choice_.name +
-                                " allgather: one list of world size output tensors");
+                             " allgather: one list of world size output tensors");
   require(plugin::Collective::kAllgather);
   const at::Tensor source = input.contiguous();
   at::Tensor flat = at::empty({getSize() * input.numel()}, input.options());
@@ -281,15 +279,16 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
   const plugin::BufferView out = view_like(flat, in, "allgather");
   std::vector<at::Tensor> targets = outputs[0];
   (void)options;
-  return launch(c10d::OpType::ALLGATHER, "allgather", targets,
-                [comm = communicator_, in, out, flat, targets, keep = source] {
-                  const plugin::Status status = comm->allgather(in, out, {});
-                  if (!status.is_ok()) return status;
-                  for (std::size_t r = 0; r < targets.size(); ++r)
-                    targets[r].copy_(flat.narrow(0, static_cast<int64_t>(r) * keep.numel(),
-                                                 keep.numel()).view(targets[r].sizes()));
-                  return status;
-                });
+  return launch(
+      c10d::OpType::ALLGATHER, "allgather", targets,
+      [comm = communicator_, in, out, flat, targets, keep = source] {
+        const plugin::Status status = comm->allgather(in, out, {});
+        if (!status.is_ok()) return status;
+        for (std::size_t r = 0; r < targets.size(); ++r)
+          targets[r].copy_(flat.narrow(0, static_cast<int64_t>(r) * keep.numel(), keep.numel())
+                               .view(targets[r].sizes()));
+        return status;
+      });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_reduce_scatter_base(
@@ -297,8 +296,8 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_reduce_scatter_base(
   require(plugin::Collective::kReduceScatter);
   if (input.numel() != output.numel() * getSize() || output.scalar_type() != input.scalar_type())
     throw std::runtime_error("harness:" + choice_.name +
-                                " reduce_scatter: the input must hold world size × the "
-                                "output's elements, of the output's type");
+                             " reduce_scatter: the input must hold world size × the "
+                             "output's elements, of the output's type");
   const plugin::BufferView in = reduction_view(input, "reduce_scatter");
   const plugin::BufferView out = reduction_view(output, "reduce_scatter");
   plugin::CollectiveOptions op;
@@ -318,7 +317,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
   at::Tensor output = single(outputs, "reduce_scatter");
   if (inputs.size() != 1 || inputs[0].size() != static_cast<std::size_t>(getSize()))
     throw std::runtime_error("harness:" + choice_.name +
-                                " reduce_scatter: one list of world size input tensors");
+                             " reduce_scatter: one list of world size input tensors");
   std::vector<at::Tensor> flat_parts;
   for (const at::Tensor& part : inputs[0]) flat_parts.push_back(part.reshape({-1}));
   at::Tensor flat = at::cat(flat_parts);
@@ -333,14 +332,13 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
   require(plugin::Collective::kAlltoall);
   if (input.numel() != output.numel() || input.numel() % getSize() != 0)
     throw std::runtime_error("harness:" + choice_.name +
-                                " alltoall: input and output of one size, divisible by the "
-                                "world size");
+                             " alltoall: input and output of one size, divisible by the "
+                             "world size");
   const plugin::BufferView in = bytes_view(input, "alltoall");
   const plugin::BufferView out = view_like(output, in, "alltoall");
-  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
-                [comm = communicator_, in, out, keep = input] {
-                  return comm->alltoall(in, out, {});
-                });
+  return launch(
+      c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
+      [comm = communicator_, in, out, keep = input] { return comm->alltoall(in, out, {}); });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::barrier(const c10d::BarrierOptions&) {

@@ -22,7 +22,7 @@
 namespace harness::torch_binding {
 
 struct PluginChoice {
-  std::string name = "shm";  // HARNESS_BACKEND
+  std::string name = "shm";   // HARNESS_BACKEND
   std::string params = "{}";  // HARNESS_BACKEND_PARAMS
   static PluginChoice from_environment();
 };

@@ -15,8 +15,8 @@ plugin::Status through_store(const char* what, Body&& body) noexcept {
     body();
     return plugin::Status::ok();
   } catch (const std::exception& e) {
-    return plugin::Status::unavailable(std::string("the c10d store's ") + what + " failed: " +
-                                       e.what());
+    return plugin::Status::unavailable(std::string("the c10d store's ") + what +
+                                       " failed: " + e.what());
   }
 }
 

@@ -1,6 +1,6 @@
 # The torch.distributed backend "harness" (bindings/torch) under torchrun, as a PyTorch user
 # launches it: the collectives checked like a backend's (tests/torch/collectives.py) on every
-# plugin that joins without MPI, at world 2 and 3; DDP losses equal to gloo's
+# plugin that joins without MPI (shm, ring), at world 2 and 3; DDP losses equal to gloo's
 # (tests/torch/ddp_losses.py); and the clear errors: a missing plugin, bad parameters, a plugin
 # that needs MPI, ranks that disagree.
 source "$(dirname "$0")/lib.bash"
@@ -14,19 +14,24 @@ export PYTHONPATH="$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1
 # Debian 12's torchrun needs --redirects and --tee under Python 3.11.
 torchrun() { /usr/bin/python3 -m torch.distributed.run --standalone --redirects 1 --tee 1 "$@"; }
 
-# 1. The collectives, per plugin and world size.
-for world in 2 3; do
-  HARNESS_BACKEND=shm torchrun --nproc_per_node "$world" tests/torch/collectives.py \
-    > "$WORK/shm$world" 2>&1 || { cat "$WORK/shm$world"; fail "collectives through shm at world $world"; }
-  grep -q "ok: collectives through harness:shm at world $world" "$WORK/shm$world" ||
-    { cat "$WORK/shm$world"; fail "no ok line from the shm collectives at world $world"; }
-  echo "ok: every collective through harness:shm at world $world"
+# 1. The collectives, per plugin that joins without MPI and world size.
+for plugin in shm ring; do
+  for world in 2 3; do
+    HARNESS_BACKEND=$plugin torchrun --nproc_per_node "$world" tests/torch/collectives.py \
+      > "$WORK/$plugin$world" 2>&1 ||
+      { cat "$WORK/$plugin$world"; fail "collectives through $plugin at world $world"; }
+    grep -q "ok: collectives through harness:$plugin at world $world" "$WORK/$plugin$world" ||
+      { cat "$WORK/$plugin$world"; fail "no ok line from the $plugin collectives at world $world"; }
+    echo "ok: every collective through harness:$plugin at world $world"
+  done
 done
 
 # 2. DDP trains as through gloo.
-torchrun --nproc_per_node 2 tests/torch/ddp_losses.py > "$WORK/ddp" 2>&1 ||
-  { cat "$WORK/ddp"; fail "DDP losses through harness differ from gloo's"; }
-grep "autoencoder:\|transformer:" "$WORK/ddp" | sed 's/^\[[^]]*\]:*//' | sort -u
+for plugin in shm ring; do
+  HARNESS_BACKEND=$plugin torchrun --nproc_per_node 2 tests/torch/ddp_losses.py > "$WORK/ddp" 2>&1 ||
+    { cat "$WORK/ddp"; fail "DDP losses through harness:$plugin differ from gloo's"; }
+  grep "autoencoder\|transformer:" "$WORK/ddp" | sed "s/^\[[^]]*\]:*/$plugin: /" | sort -u
+done
 
 # 3. Clear errors, on every rank, fast.
 refused() {  # EXPECTED_TEXT ENVIRONMENT...
@@ -41,7 +46,7 @@ refused() {  # EXPECTED_TEXT ENVIRONMENT...
 refused "HARNESS_BACKEND: nosuch is no communicator plugin (available:" HARNESS_BACKEND=nosuch
 refused "HARNESS_BACKEND_PARAMS for shm: /chunk_bytes" HARNESS_BACKEND_PARAMS='{"chunk_bytes": "big"}'
 refused "HARNESS_BACKEND_PARAMS: not JSON" HARNESS_BACKEND_PARAMS='{chunk'
-refused "ring sends through MPI" HARNESS_BACKEND=ring
+refused "mpi sends through MPI" HARNESS_BACKEND=mpi
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count

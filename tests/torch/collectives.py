@@ -1,11 +1,12 @@
 """The harness process group checked like a PyTorch backend, under torchrun.
 
 Every collective DDP and ZeRO-style optimizers use, on results known from each rank's inputs
-and, where torch's gloo has the collective, against gloo's; fp32, fp64 and int32 (the element
-types the plugin moves: int32 through broadcast, allgather and alltoall, refused by name in a
-sum), sizes from 1 element to 16 MB, odd counts, NaN and infinities passing through as in gloo.
+and, where torch's gloo has the collective, against gloo's; fp32, fp64, fp16 and bf16 sums (what
+DDP's compression hooks send), fp32, fp64 and int32 moves (int32 through broadcast, allgather and
+alltoall; refused by name in a sum), sizes from 1 element to 16 MB, odd counts, NaN and infinities passing through as in gloo.
 Prints one line per failure and exits 1 on any."""
 import datetime
+import functools
 import math
 import os
 import sys
@@ -15,7 +16,12 @@ import torch.distributed as dist
 
 import harness_torch  # noqa: F401  (registers the backend)
 
-SIZES = [1, 3, 7, 1000, 65537, 4 * 1024 * 1024]  # elements; the last is 16 MB of fp32
+SIZES = [1, 3, 7, 1000, 65537, 1024 * 1024 + 1]  # elements, odd counts among them
+LARGEST = 4 * 1024 * 1024  # 16 MB of fp32, the largest size checked (in fp32)
+
+
+def sizes(dtype):
+    return SIZES + ([LARGEST] if dtype == torch.float32 else [])
 failures = []
 
 
@@ -25,36 +31,54 @@ def check(ok, what):
         print(f"rank {dist.get_rank()}: FAILED {what}", flush=True)
 
 
-def rank_input(rank, n, dtype):
-    """Rank r's input: small integers, exact in every type, different on every rank."""
+@functools.lru_cache(maxsize=None)
+def _rank_input(rank, n, dtype):
     values = (torch.arange(n, dtype=torch.int64) * (rank + 3) + rank * 7) % 97 - 40
     return values.to(dtype)
 
 
+def rank_input(rank, n, dtype):
+    """Rank r's input: small integers, exact in every type, different on every rank (a fresh
+    copy: the collectives write into it)."""
+    return _rank_input(rank, n, dtype).clone()
+
+
+@functools.lru_cache(maxsize=None)
+def total_of(world, n, dtype):
+    return sum(_rank_input(r, n, dtype) for r in range(world))
+
+
+# Sums of the inputs are exact in every type; an average rounds once, to the type's precision.
+TOLERANCE = {torch.float32: 1e-6, torch.float64: 1e-12, torch.float16: 1e-3, torch.bfloat16: 1e-2}
+
+
 def same(got, want, dtype):
     if dtype.is_floating_point:
-        return torch.allclose(got, want, rtol=1e-6, atol=1e-6, equal_nan=True)
+        tolerance = TOLERANCE[dtype]
+        return torch.allclose(got.double(), want.double(), rtol=tolerance, atol=tolerance,
+                              equal_nan=True)
     return torch.equal(got, want)
 
 
 def check_sums(rank, world, dtype, n, gloo):
-    total = sum(rank_input(r, n, dtype) for r in range(world))
+    total = total_of(world, n, dtype)
     tensor = rank_input(rank, n, dtype)
     dist.all_reduce(tensor)
     check(same(tensor, total, dtype), f"allreduce sum {dtype} n={n}")
     tensor = rank_input(rank, n, dtype)
     dist.all_reduce(tensor, op=dist.ReduceOp.AVG)
     check(same(tensor, total / world, dtype), f"allreduce avg {dtype} n={n}")
-    peer = rank_input(rank, n, dtype)
-    dist.all_reduce(peer, group=gloo)
-    check(same(peer, total, dtype), f"allreduce sum {dtype} n={n}: gloo disagrees with the inputs")
+    if dtype != torch.bfloat16:  # torch 1.13's gloo sums no bf16
+        peer = rank_input(rank, n, dtype)
+        dist.all_reduce(peer, group=gloo)
+        check(same(peer, total, dtype), f"allreduce sum {dtype} n={n}: gloo disagrees")
     # reduce_scatter (torch 1.13's gloo has none): block r of the sum on rank r.
     block = n // world
     if block:
         inputs = rank_input(rank, block * world, dtype)
         out = torch.empty(block, dtype=dtype)
         dist.reduce_scatter(out, list(inputs.chunk(world)))
-        want = sum(rank_input(r, block * world, dtype) for r in range(world))[rank * block:(rank + 1) * block]
+        want = total_of(world, block * world, dtype)[rank * block:(rank + 1) * block]
         check(same(out, want, dtype), f"reduce_scatter {dtype} block={block}")
         out = torch.empty(block, dtype=dtype)
         dist._reduce_scatter_base(out, rank_input(rank, block * world, dtype))
@@ -119,11 +143,11 @@ def main():
     dist.init_process_group("harness", timeout=datetime.timedelta(seconds=60))
     rank, world = dist.get_rank(), dist.get_world_size()
     gloo = dist.new_group(backend="gloo")
-    for dtype in (torch.float32, torch.float64):
-        for n in SIZES:
+    for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+        for n in sizes(dtype):
             check_sums(rank, world, dtype, n, gloo)
     for dtype in (torch.float32, torch.float64, torch.int32):
-        for n in SIZES:
+        for n in sizes(dtype):
             check_moves(rank, world, dtype, n, gloo)
     check_non_finite(rank, world, gloo)
     check_refusals(rank)

@@ -13,19 +13,30 @@
 namespace harness {
 namespace {
 
+// A communicator with the group's bootstrap, which it may use until it is destroyed: both owned
+// by one object that every copy of the communicator's handle keeps alive (an aliasing
+// shared_ptr), its members destroyed in reverse order, the communicator before the bootstrap.
+struct CommunicatorWithBootstrap {
+  std::unique_ptr<plugin::MpiBootstrap> bootstrap;
+  std::shared_ptr<plugin::Communicator> communicator;
+};
+
 // Creates the communicator and runs its (collective) init on the group.
 GroupProblem init_on_group(const TrialContext& context,
                            const std::function<std::shared_ptr<plugin::Communicator>()>& create,
                            JoinedBackend* joined) {
   try {
-    joined->communicator = create();
+    auto owner = std::make_shared<CommunicatorWithBootstrap>();
+    owner->bootstrap = std::make_unique<plugin::MpiBootstrap>(context.comm);
+    owner->communicator = create();
     plugin::GroupInit group;
     group.comm = context.comm;
     group.rank = context.rank;
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
-    joined->bootstrap = std::make_shared<plugin::MpiBootstrap>(context.comm);
-    group.bootstrap = joined->bootstrap.get();
+    group.bootstrap = owner->bootstrap.get();
+    plugin::Communicator* communicator = owner->communicator.get();
+    joined->communicator = std::shared_ptr<plugin::Communicator>(std::move(owner), communicator);
     WatchedOperation watched(context.watchdog, "backend init", 0, group.size);
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};

@@ -19,9 +19,6 @@ namespace harness {
 struct JoinedBackend {
   const PluginHandle* plugin = nullptr;  // composed: its outermost level (across hosts)
   std::string name, version;             // as recorded
-  // The group's rendezvous, which the communicator may use until it is destroyed (declared
-  // first, so destroyed after it).
-  std::shared_ptr<plugin::Bootstrap> bootstrap;
   std::shared_ptr<plugin::Communicator> communicator;
   std::vector<std::string> levels;  // composed: each level's label, innermost first
   std::optional<std::string> within_hosts;  // composed: how its level within hosts runs

@@ -1,19 +1,20 @@
-// The "ring" backend: ring_allreduce over MPI point-to-point, as a reference implementation
+// The "ring" backend: ring_allreduce over point-to-point links, as a reference implementation
 // beside the libraries' own; its halves are the reduce-scatter and the allgather, alltoall is
-// pairwise exchange. Params: chunk_bytes (pipelining unit, default 256 KiB).
-#include <mpi.h>
-
+// pairwise exchange. Under the harness the links are MPI's; in a group without MPI (PyTorch's
+// process group) they are TCP connections made through the group's bootstrap.
+// Params: chunk_bytes (pipelining unit, default 256 KiB).
 #include <cstddef>
 #include <cstring>
+#include <memory>
 
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
 #include "harness/plugin/half_float.h"
-#include "harness/plugin/mpi_broadcast.h"
-#include "harness/plugin/mpi_status.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
+#include "mpi_links.h"
 #include "ring_allreduce.h"
+#include "tcp_links.h"
 
 namespace harness::plugins {
 
@@ -24,11 +25,10 @@ using plugin::Status;
 
 class RingCommunicator final : public plugin::Communicator {
  public:
-  static constexpr int kTag = 7402;
   static constexpr const char* kName = "ring";
   static constexpr const char* kVersion = "1.0.0";
   static constexpr const char* kDescription =
-      "textbook ring allreduce (reduce-scatter + allgather, chunked) over MPI point-to-point";
+      "textbook ring allreduce (reduce-scatter + allgather, chunked) over point-to-point links";
 
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
@@ -44,19 +44,21 @@ class RingCommunicator final : public plugin::Communicator {
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 34));
   }
 
-  ~RingCommunicator() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
-  }
-
   Status init(const plugin::GroupInit& group) noexcept override {
-    if (Status s = plugin::require_mpi_group(group, "ring"); !s.is_ok()) return s;
-    size_ = group.size;
-    rank_ = group.rank;
-    if (Status s = plugin::mpi_status(MPI_Comm_dup(group.comm, &comm_), "MPI_Comm_dup"); !s.is_ok())
-      return s;
-    return Status::ok();
+    return plugin::guarded([&] {
+      size_ = group.size;
+      rank_ = group.rank;
+      if (group.comm != MPI_COMM_NULL) {
+        links_ = std::make_unique<MpiLinks>(group.comm);
+        return Status::ok();
+      }
+      if (!group.bootstrap)
+        return Status::internal("ring: a group without MPI and without a bootstrap");
+      auto tcp = std::make_unique<TcpLinks>();
+      if (Status s = tcp->connect(*group.bootstrap); !s.is_ok()) return s;
+      links_ = std::move(tcp);
+      return Status::ok();
+    });
   }
 
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
@@ -74,7 +76,9 @@ class RingCommunicator final : public plugin::Communicator {
 
   Status broadcast(BufferView buffer, int root) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
-    return plugin::mpi_broadcast_bytes(buffer, root, size_, comm_);
+    if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
+    if (buffer.count == 0) return Status::ok();
+    return links_->broadcast(buffer.data, buffer.bytes(), root);
   }
 
   Status reduce_scatter(BufferView input, BufferView output,
@@ -110,36 +114,35 @@ class RingCommunicator final : public plugin::Communicator {
                   const plugin::CollectiveOptions&) noexcept override {
     if (Status s = check_pair(Collective::kAlltoall, input, output); !s.is_ok()) return s;
     const std::size_t block = input.bytes() / static_cast<std::size_t>(size_);
-    if (block > static_cast<std::size_t>(INT32_MAX))
-      return Status::invalid_argument("ring alltoall: a block of " + std::to_string(block) +
-                                      " B exceeds MPI's int count");
     const auto* in = static_cast<const char*>(input.data);
     auto* out = static_cast<char*>(output.data);
     std::memcpy(out + block * rank_, in + block * rank_, block);
     for (int s = 1; s < size_; ++s) {
       const int to = (rank_ + s) % size_, from = (rank_ - s + size_) % size_;
-      const int rc = MPI_Sendrecv(in + block * to, static_cast<int>(block), MPI_BYTE, to, kTag,
-                                  out + block * from, static_cast<int>(block), MPI_BYTE, from,
-                                  kTag, comm_, MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring alltoall");
+      Status step = links_->exchange(to, in + block * to, block, from, out + block * from, block,
+                                     options_.chunk_bytes, nullptr);
+      if (!step.is_ok()) return with_prefix(step, "ring alltoall: ");
     }
     return Status::ok();
   }
 
   Status barrier() noexcept override {
-    return plugin::mpi_status(MPI_Barrier(comm_), "MPI_Barrier");
+    if (!links_) return Status::invalid_argument("communicator not initialised");
+    return links_->barrier();
   }
 
   std::string describe() const override {
-    return "ring reduce-scatter+allgather, chunk " + std::to_string(options_.chunk_bytes) + " B";
+    return "ring reduce-scatter+allgather, chunk " + std::to_string(options_.chunk_bytes) + " B" +
+           (links_ && !dynamic_cast<MpiLinks*>(links_.get()) ? ", over " + links_->describe()
+                                                             : std::string());
   }
 
  private:
   template <class T>
   Status reduce(const BufferView& buffer, plugin::ReduceOp op, std::vector<T>* scratch) {
     T* data = static_cast<T*>(buffer.data);
-    const int rc = ring_allreduce_sum(data, buffer.count, comm_, options_, scratch);
-    if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring allreduce");
+    Status summed = ring_allreduce_sum(data, buffer.count, group(), options_, scratch);
+    if (!summed.is_ok()) return with_prefix(summed, "ring allreduce: ");
     if (op == plugin::ReduceOp::kAvg && size_ > 1)
       plugin::divide_in_place(data, buffer.count, size_);
     return Status::ok();
@@ -152,11 +155,12 @@ class RingCommunicator final : public plugin::Communicator {
     whole_.resize(input.bytes());  // operator new's alignment suits every element type
     T* whole = reinterpret_cast<T*>(whole_.data());
     std::memcpy(whole, input.data, input.bytes());
-    const int rc = ring_reduce_scatter_sum(whole, input.count, comm_, options_, scratch);
-    if (rc != MPI_SUCCESS) return plugin::mpi_status(rc, "ring reduce_scatter");
+    Status summed = ring_reduce_scatter_sum(whole, input.count, group(), options_, scratch);
+    if (!summed.is_ok()) return with_prefix(summed, "ring reduce_scatter: ");
     T* mine = static_cast<T*>(output.data);
     std::memcpy(mine, whole + output.count * rank_, output.bytes());
-    if (op == plugin::ReduceOp::kAvg && size_ > 1) plugin::divide_in_place(mine, output.count, size_);
+    if (op == plugin::ReduceOp::kAvg && size_ > 1)
+      plugin::divide_in_place(mine, output.count, size_);
     return Status::ok();
   }
 
@@ -164,8 +168,8 @@ class RingCommunicator final : public plugin::Communicator {
   Status gather(const BufferView& input, const BufferView& output, std::vector<T>* scratch) {
     T* all = static_cast<T*>(output.data);
     std::memcpy(all + input.count * rank_, input.data, input.bytes());
-    const int rc = ring_allgather(all, output.count, comm_, options_, scratch);
-    return rc == MPI_SUCCESS ? Status::ok() : plugin::mpi_status(rc, "ring allgather");
+    Status gathered = ring_allgather(all, output.count, group(), options_, scratch);
+    return gathered.is_ok() ? gathered : with_prefix(gathered, "ring allgather: ");
   }
 
   Status check_pair(Collective collective, const BufferView& input,
@@ -175,15 +179,21 @@ class RingCommunicator final : public plugin::Communicator {
   }
 
   Status check(const BufferView& buffer) const {
-    if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
+    if (!links_) return Status::invalid_argument("communicator not initialised");
     // Chunks are sent with int counts; the total may exceed INT32_MAX.
     return plugin::check_buffer(
         buffer, "ring", plugin::DeviceKind::kCpu,
         {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
   }
 
+  RingGroup group() const { return {rank_, size_, links_.get()}; }
+
+  static Status with_prefix(const Status& status, const std::string& prefix) {
+    return Status::internal(prefix + status.message());
+  }
+
   RingOptions options_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::unique_ptr<PeerLinks> links_;
   int size_ = 1;
   int rank_ = 0;
   std::vector<float> scratch32_;

@@ -19,7 +19,8 @@ void* ProvidedMemory::allocate(plugin::Bootstrap& group, std::size_t bytes) {
   const std::uint64_t number = ++made_;
   const std::size_t stride = whole_pages(bytes);
   auto segment = std::make_unique<SharedSegment>();
-  if (!segment->map(group, stride * static_cast<std::size_t>(size_), stride).empty()) return nullptr;
+  if (!segment->map(group, stride * static_cast<std::size_t>(size_), stride).empty())
+    return nullptr;
   allocations_.push_back({number, stride, bytes, std::move(segment)});
   return allocations_.back().slice(rank_);
 }

@@ -15,19 +15,15 @@
 // while a staged chunk is read just after its owner wrote it, from a near one (the figures:
 // docs/benchmarks.md, "Figures behind the defaults"). reduce_scatter,
 // allgather and alltoall go through the segment's slots too (shm_collectives.h).
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "cross_memory.h"
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
+#include "harness/plugin/group_hosts.h"
 #include "harness/plugin/half_float.h"
 #include "harness/plugin/params.h"
 #include "harness/plugin/register.h"
@@ -190,29 +186,13 @@ class ShmCommunicator final : public plugin::Communicator {
 
  private:
   // Declined (skipped), not failed, when the group spans hosts: shm is an intra-host backend.
-  // A host is a host name on one boot of one kernel (Open MPI, too, tells hosts apart by name).
   Status check_one_host() {
-    constexpr std::size_t kIdentityBytes = 128;
-    char mine[kIdentityBytes] = {0};
-    host_identity().copy(mine, kIdentityBytes - 1);
-    std::vector<char> all(kIdentityBytes * static_cast<std::size_t>(size_));
-    if (Status s = bootstrap_->allgather(mine, all.data(), kIdentityBytes); !s.is_ok())
+    bool one_host = false;
+    if (Status s = plugin::whole_group_on_one_host(*bootstrap_, &one_host); !s.is_ok())
       return Status::internal("shm: " + s.message());
-    int here = 0;
-    for (int r = 0; r < size_; ++r)
-      here += std::memcmp(mine, all.data() + kIdentityBytes * static_cast<std::size_t>(r),
-                          kIdentityBytes) == 0;
-    if (!plugin::on_any_rank(*bootstrap_, here != size_)) return Status::ok();
+    if (one_host) return Status::ok();
     return Status::unsupported("shm: the group's " + std::to_string(size_) +
                                " ranks are not all on one host; shm reduces within a host only");
-  }
-
-  static std::string host_identity() {
-    char name[64] = {0};
-    gethostname(name, sizeof name - 1);
-    std::string boot;
-    std::ifstream("/proc/sys/kernel/random/boot_id") >> boot;
-    return std::string(name) + "/" + boot;
   }
 
   template <class T>

@@ -1,0 +1,68 @@
+"""A plain PyTorch DDP training script, timed: the job the torch backend benchmark runs on gloo
+and on the harness's process group, unmodified but for the backend name (--backend).
+
+Models: the seed's autoencoder (20-10-3-10-20) and a gradient-heavy Transformer autoencoder of
+about 10 M parameters over short sequences (little compute for many gradients). Rank 0 prints one JSON line: the step times after the warm-up steps."""
+import argparse
+import datetime
+import json
+import time
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def autoencoder():
+    return nn.Sequential(nn.Linear(20, 10), nn.ReLU(), nn.Linear(10, 3), nn.ReLU(),
+                         nn.Linear(3, 10), nn.ReLU(), nn.Linear(10, 20))
+
+
+class TransformerAutoencoder(nn.Module):
+    def __init__(self, features=8, d_model=512, layers=3):
+        super().__init__()
+        self.embed = nn.Linear(features, d_model)
+        layer = nn.TransformerEncoderLayer(d_model, 8, 2048, dropout=0.0, batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers)
+        self.out = nn.Linear(d_model, features)
+
+    def forward(self, x):
+        return self.out(self.encoder(self.embed(x)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", default="gloo")
+    parser.add_argument("--model", choices=["autoencoder", "transformer"], default="autoencoder")
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--window", type=int, default=4, help="the Transformer's sequence length")
+    args = parser.parse_args()
+    if args.backend == "harness":
+        import harness_torch  # noqa: F401
+    dist.init_process_group(args.backend, timeout=datetime.timedelta(seconds=300))
+    torch.manual_seed(1)
+    model = DDP(autoencoder() if args.model == "autoencoder" else TransformerAutoencoder())
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    shape = (args.batch, 20) if args.model == "autoencoder" else (args.batch, args.window, 8)
+    x = torch.randn(*shape)
+    times = []
+    for step in range(args.warmup + args.steps):
+        started = time.perf_counter()
+        optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(x), x)
+        loss.backward()
+        optimizer.step()
+        if step >= args.warmup:
+            times.append(time.perf_counter() - started)
+    if dist.get_rank() == 0:
+        parameters = sum(p.numel() for p in model.parameters())
+        print(json.dumps({"backend": args.backend, "model": args.model, "parameters": parameters,
+                          "step_s": times}), flush=True)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
