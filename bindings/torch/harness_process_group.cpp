@@ -186,29 +186,92 @@ plugin::BufferView HarnessProcessGroup::reduction_view(const at::Tensor& tensor,
   return {tensor.data_ptr(), static_cast<std::size_t>(tensor.numel()), *dtype};
 }
 
-// For the collectives that move bytes without adding them: any element type, carried as
-// elements of a type the plugin accepts whose size divides the tensor's bytes.
-plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor,
-                                                   const char* call) const {
-  if (auto dtype = reduction_dtype(tensor.scalar_type())) {
-    const auto& offered = capabilities_.dtypes;
-    if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
-      return reduction_view(tensor, call);
-  }
-  const std::string where = "harness:" + choice_.name + " " + call;
-  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
-  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
-  const std::size_t bytes = static_cast<std::size_t>(tensor.nbytes());
+// The largest element type the plugin moves whose size divides `bytes`, if any.
+std::optional<plugin::DType> HarnessProcessGroup::carrier_for(std::size_t bytes) const {
   std::optional<plugin::DType> carrier;
   for (plugin::DType d : capabilities_.dtypes) {
     const std::size_t size = plugin::dtype_size(d);
     if (bytes % size == 0 && (!carrier || size > plugin::dtype_size(*carrier))) carrier = d;
   }
+  return carrier;
+}
+
+void HarnessProcessGroup::check_host_tensor(const at::Tensor& tensor, const char* call) const {
+  const std::string where = "harness:" + choice_.name + " " + call;
+  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
+  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
+}
+
+// For the collectives that move bytes without adding them: any element type, carried as
+// elements of a type the plugin accepts whose size divides the tensor's bytes (a tensor whose
+// bytes fill none goes through padded_bytes instead).
+plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, const char* call,
+                                                   std::size_t blocks) const {
+  if (auto dtype = reduction_dtype(tensor.scalar_type())) {
+    const auto& offered = capabilities_.dtypes;
+    if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
+      return reduction_view(tensor, call);
+  }
+  check_host_tensor(tensor, call);
+  const std::size_t bytes = static_cast<std::size_t>(tensor.nbytes());
+  const std::optional<plugin::DType> carrier = carrier_for(bytes / blocks);
   if (!carrier)
-    throw std::runtime_error(where + ": " + std::to_string(bytes) + " bytes of " +
-                             std::string(c10::toString(tensor.scalar_type())) +
-                             " do not fill whole elements of any type " + choice_.name + " moves");
+    throw std::runtime_error("harness:" + choice_.name + " " + call + ": " +
+                             std::to_string(bytes) + " bytes fill no whole element of a type " +
+                             choice_.name + " moves");
   return {tensor.data_ptr(), bytes / plugin::dtype_size(*carrier), *carrier};
+}
+
+namespace {
+
+// A contiguous tensor's bytes, as a flat uint8 view of its storage.
+at::Tensor bytes_of(const at::Tensor& tensor) { return tensor.reshape({-1}).view(at::kByte); }
+
+constexpr std::size_t kPadTo = 4;  // bytes: whole fp32 elements, which every CPU plugin moves
+
+at::Tensor padded_copy(const at::Tensor& bytes) {
+  const auto size = static_cast<std::size_t>(bytes.numel());
+  at::Tensor padded = at::zeros({static_cast<int64_t>((size + kPadTo - 1) / kPadTo * kPadTo)},
+                                bytes.options());
+  padded.narrow(0, 0, bytes.numel()).copy_(bytes);
+  return padded;
+}
+
+plugin::BufferView fp32_view(const at::Tensor& padded) {
+  return {padded.data_ptr(), static_cast<std::size_t>(padded.numel()) / kPadTo,
+          plugin::DType::kFloat32};
+}
+
+}  // namespace
+
+// Whether a byte-moving collective of `tensor` must go through a padded copy: its bytes fill no
+// whole element of a type the plugin moves (an odd count of bytes, as torch.distributed's object
+// collectives send).
+bool HarnessProcessGroup::needs_padding(const at::Tensor& tensor, std::size_t blocks) const {
+  if (carrier_for(static_cast<std::size_t>(tensor.nbytes()) / blocks)) return false;
+  const auto& offered = capabilities_.dtypes;
+  if (std::find(offered.begin(), offered.end(), plugin::DType::kFloat32) == offered.end())
+    throw std::runtime_error("harness:" + choice_.name + ": " +
+                             std::to_string(tensor.nbytes()) +
+                             " bytes fill no whole element of a type it moves");
+  return true;
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather_padded(
+    c10d::OpType type, const at::Tensor& input, std::vector<at::Tensor> blocks,
+    std::vector<at::Tensor> outputs) {
+  const at::Tensor staged = padded_copy(bytes_of(input.contiguous()));
+  const at::Tensor flat = at::empty({getSize() * staged.numel()}, staged.options());
+  const plugin::BufferView in = fp32_view(staged), out = fp32_view(flat);
+  return launch(type, "allgather", std::move(outputs),
+                [comm = communicator_, in, out, staged, flat, blocks] {
+                  const plugin::Status status = comm->allgather(in, out, {});
+                  if (!status.is_ok()) return status;
+                  for (std::size_t r = 0; r < blocks.size(); ++r)
+                    blocks[r].copy_(flat.narrow(0, static_cast<int64_t>(r) * staged.numel(),
+                                                blocks[r].numel()));
+                  return status;
+                });
 }
 
 // `tensor` as elements of `like`'s type: the other side of a collective whose one side is `like`
@@ -244,10 +307,23 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce(
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(
     std::vector<at::Tensor>& tensors, const c10d::BroadcastOptions& options) {
-  const plugin::BufferView view = bytes_view(single(tensors, "broadcast"), "broadcast");
+  const at::Tensor& tensor = single(tensors, "broadcast");
   const int root = static_cast<int>(options.rootRank);
+  check_host_tensor(tensor, "broadcast");
+  if (!needs_padding(tensor)) {
+    const plugin::BufferView view = bytes_view(tensor, "broadcast");
+    return launch(c10d::OpType::BROADCAST, "broadcast", tensors,
+                  [comm = communicator_, view, root] { return comm->broadcast(view, root); });
+  }
+  const at::Tensor bytes = bytes_of(tensor);
+  const at::Tensor staged = padded_copy(bytes);
+  const plugin::BufferView view = fp32_view(staged);
   return launch(c10d::OpType::BROADCAST, "broadcast", tensors,
-                [comm = communicator_, view, root] { return comm->broadcast(view, root); });
+                [comm = communicator_, view, root, bytes, staged] {
+                  const plugin::Status status = comm->broadcast(view, root);
+                  if (status.is_ok()) bytes.copy_(staged.narrow(0, 0, bytes.numel()));
+                  return status;
+                });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(at::Tensor& output,
@@ -258,6 +334,16 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(at::Tensor& 
     throw std::runtime_error("harness:" + choice_.name +
                              " allgather: the output must hold world size × the input's "
                              "elements, of the input's type");
+  check_host_tensor(output, "allgather");
+  check_host_tensor(input, "allgather");
+  if (needs_padding(input)) {
+    const at::Tensor all = bytes_of(output);
+    std::vector<at::Tensor> blocks;
+    for (int r = 0; r < getSize(); ++r)
+      blocks.push_back(all.narrow(0, r * static_cast<int64_t>(input.nbytes()),
+                                  static_cast<int64_t>(input.nbytes())));
+    return allgather_padded(c10d::OpType::_ALLGATHER_BASE, input, blocks, {output});
+  }
   const plugin::BufferView in = bytes_view(input, "allgather");
   const plugin::BufferView out = view_like(output, in, "allgather");
   return launch(
@@ -273,6 +359,17 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
     throw std::runtime_error("harness:" + choice_.name +
                              " allgather: one list of world size output tensors");
   require(plugin::Collective::kAllgather);
+  if (needs_padding(input)) {
+    std::vector<at::Tensor> blocks;
+    for (const at::Tensor& target : outputs[0]) {
+      check_host_tensor(target, "allgather");
+      if (target.nbytes() != input.nbytes())
+        throw std::runtime_error("harness:" + choice_.name +
+                                 " allgather: every output tensor must have the input's size");
+      blocks.push_back(bytes_of(target));
+    }
+    return allgather_padded(c10d::OpType::ALLGATHER, input, blocks, outputs[0]);
+  }
   const at::Tensor source = input.contiguous();
   at::Tensor flat = at::empty({getSize() * input.numel()}, input.options());
   const plugin::BufferView in = bytes_view(source, "allgather");
@@ -327,18 +424,48 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
     at::Tensor& output, at::Tensor& input, std::vector<int64_t>& output_split_sizes,
     std::vector<int64_t>& input_split_sizes, const c10d::AllToAllOptions&) {
-  if (!output_split_sizes.empty() || !input_split_sizes.empty())
-    unsupported("alltoall with split sizes");
+  const auto equal_splits = [&](const std::vector<int64_t>& splits, const at::Tensor& tensor) {
+    const int64_t rows = tensor.dim() > 0 ? tensor.size(0) : 1;
+    return std::all_of(splits.begin(), splits.end(),
+                       [&](int64_t split) { return split * getSize() == rows; });
+  };
+  if (!equal_splits(output_split_sizes, output) || !equal_splits(input_split_sizes, input))
+    unsupported("alltoall with unequal split sizes");
   require(plugin::Collective::kAlltoall);
-  if (input.numel() != output.numel() || input.numel() % getSize() != 0)
+  check_host_tensor(input, "alltoall");
+  check_host_tensor(output, "alltoall");
+  if (input.nbytes() != output.nbytes() || input.numel() % getSize() != 0 ||
+      output.scalar_type() != input.scalar_type())
     throw std::runtime_error("harness:" + choice_.name +
-                             " alltoall: input and output of one size, divisible by the "
-                             "world size");
-  const plugin::BufferView in = bytes_view(input, "alltoall");
-  const plugin::BufferView out = view_like(output, in, "alltoall");
-  return launch(
-      c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
-      [comm = communicator_, in, out, keep = input] { return comm->alltoall(in, out, {}); });
+                             " alltoall: input and output of one size and type, divisible by "
+                             "the world size");
+  const auto world = static_cast<std::size_t>(getSize());
+  if (!needs_padding(input, world)) {
+    const plugin::BufferView in = bytes_view(input, "alltoall", world);
+    const plugin::BufferView out = view_like(output, in, "alltoall");
+    return launch(
+        c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
+        [comm = communicator_, in, out, keep = input] { return comm->alltoall(in, out, {}); });
+  }
+  // Each block padded to whole fp32 elements on its way, and unpadded at the other end.
+  const int64_t block = static_cast<int64_t>(input.nbytes() / world);
+  const int64_t padded = (block + static_cast<int64_t>(kPadTo) - 1) /
+                         static_cast<int64_t>(kPadTo) * static_cast<int64_t>(kPadTo);
+  const at::Tensor source = bytes_of(input), target = bytes_of(output);
+  at::Tensor staged_in = at::zeros({padded * getSize()}, source.options());
+  for (int64_t r = 0; r < getSize(); ++r)
+    staged_in.narrow(0, r * padded, block).copy_(source.narrow(0, r * block, block));
+  const at::Tensor staged_out = at::empty_like(staged_in);
+  const plugin::BufferView in = fp32_view(staged_in), out = fp32_view(staged_out);
+  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
+                [comm = communicator_, in, out, staged_in, staged_out, target, block, padded] {
+                  const plugin::Status status = comm->alltoall(in, out, {});
+                  if (!status.is_ok()) return status;
+                  for (int64_t r = 0; r * block < target.numel(); ++r)
+                    target.narrow(0, r * block, block)
+                        .copy_(staged_out.narrow(0, r * padded, block));
+                  return status;
+                });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::barrier(const c10d::BarrierOptions&) {

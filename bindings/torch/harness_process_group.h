@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,10 +81,21 @@ class HarnessProcessGroup final : public c10d::ProcessGroup {
   // The one tensor of a call, checked: on the CPU, contiguous.
   const at::Tensor& single(const std::vector<at::Tensor>& tensors, const char* call) const;
   plugin::BufferView reduction_view(const at::Tensor& tensor, const char* call) const;
-  plugin::BufferView bytes_view(const at::Tensor& tensor, const char* call) const;
+  void check_host_tensor(const at::Tensor& tensor, const char* call) const;
+  std::optional<plugin::DType> carrier_for(std::size_t bytes) const;
+  // `blocks`: the collective moves the tensor in this many equal blocks (alltoall: the world
+  // size), which the carrying type must keep whole.
+  bool needs_padding(const at::Tensor& tensor, std::size_t blocks = 1) const;
+  plugin::BufferView bytes_view(const at::Tensor& tensor, const char* call,
+                                std::size_t blocks = 1) const;
   plugin::BufferView view_like(const at::Tensor& tensor, const plugin::BufferView& like,
                                const char* call) const;
   void require(plugin::Collective collective) const;
+  // An allgather of `input` through a copy padded to whole fp32 elements; block r lands in
+  // blocks[r] (uint8 views of the outputs).
+  c10::intrusive_ptr<c10d::Work> allgather_padded(c10d::OpType type, const at::Tensor& input,
+                                                  std::vector<at::Tensor> blocks,
+                                                  std::vector<at::Tensor> outputs);
   c10::intrusive_ptr<c10d::Work> launch(c10d::OpType type, const char* call,
                                         std::vector<at::Tensor> outputs, CollectiveQueue::Run run);
 
