@@ -50,6 +50,12 @@ refused "mpi sends through MPI" HARNESS_BACKEND=mpi
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count
+# One rank's call failing inside the plugin before it meets its peer: the peer's wait ends at
+# once with that rank's message (announced through the store), not at the timeout.
+refused "failed because a peer's collective failed: rank 1: harness:shm broadcast: broadcast root 7" \
+  HARNESS_JOIN_TEST_FAULT=root
+grep -q "rank 0: allreduce ended after [0-2]\.[0-9] s" "$WORK/refused" ||
+  { cat "$WORK/refused"; fail "rank 0's wait did not end soon after rank 1's failure"; }
 # A peer that never calls: the wait ends at the group's timeout (10 s), saying so.
 refused "did not complete within the process group's timeout (10 s)" HARNESS_JOIN_TEST_FAULT=absent
 grep -q "rank 0: allreduce ended after 1[0-4]\.[0-9] s" "$WORK/refused" ||

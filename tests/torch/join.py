@@ -1,7 +1,8 @@
 """Joins the harness process group and runs one allreduce; the refusal tests make it fail.
 HARNESS_JOIN_TEST_FAULT: "skew" gives rank 1 other plugin parameters than rank 0's; "count"
 makes rank 1's allreduce longer than rank 0's (the plugin refuses on both); "absent" makes
-rank 1 skip it (rank 0's wait must end at the group's timeout)."""
+rank 1 skip it (rank 0's wait must end at the group's timeout); "root" makes rank 1's call fail
+inside the plugin before it meets rank 0 (rank 0's wait must end at once with rank 1's message)."""
 import datetime
 import os
 import time
@@ -22,6 +23,8 @@ if fault == "absent" and odd_rank:
 else:
     started = time.monotonic()
     try:
+        if fault == "root":
+            dist.broadcast(tensor, src=7 if odd_rank else 0)
         dist.all_reduce(tensor)
     finally:
         print(f"rank {dist.get_rank()}: allreduce ended after {time.monotonic() - started:.1f} s",
