@@ -216,9 +216,8 @@ plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, con
   const std::size_t bytes = static_cast<std::size_t>(tensor.nbytes());
   const std::optional<plugin::DType> carrier = carrier_for(bytes / blocks);
   if (!carrier)
-    throw std::runtime_error("harness:" + choice_.name + " " + call + ": " +
-                             std::to_string(bytes) + " bytes fill no whole element of a type " +
-                             choice_.name + " moves");
+    throw std::runtime_error("harness:" + choice_.name + " " + call + ": " + std::to_string(bytes) +
+                             " bytes fill no whole element of a type " + choice_.name + " moves");
   return {tensor.data_ptr(), bytes / plugin::dtype_size(*carrier), *carrier};
 }
 
@@ -231,8 +230,8 @@ constexpr std::size_t kPadTo = 4;  // bytes: whole fp32 elements, which every CP
 
 at::Tensor padded_copy(const at::Tensor& bytes) {
   const auto size = static_cast<std::size_t>(bytes.numel());
-  at::Tensor padded = at::zeros({static_cast<int64_t>((size + kPadTo - 1) / kPadTo * kPadTo)},
-                                bytes.options());
+  at::Tensor padded =
+      at::zeros({static_cast<int64_t>((size + kPadTo - 1) / kPadTo * kPadTo)}, bytes.options());
   padded.narrow(0, 0, bytes.numel()).copy_(bytes);
   return padded;
 }
@@ -251,8 +250,7 @@ bool HarnessProcessGroup::needs_padding(const at::Tensor& tensor, std::size_t bl
   if (carrier_for(static_cast<std::size_t>(tensor.nbytes()) / blocks)) return false;
   const auto& offered = capabilities_.dtypes;
   if (std::find(offered.begin(), offered.end(), plugin::DType::kFloat32) == offered.end())
-    throw std::runtime_error("harness:" + choice_.name + ": " +
-                             std::to_string(tensor.nbytes()) +
+    throw std::runtime_error("harness:" + choice_.name + ": " + std::to_string(tensor.nbytes()) +
                              " bytes fill no whole element of a type it moves");
   return true;
 }
@@ -263,15 +261,15 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather_padded(
   const at::Tensor staged = padded_copy(bytes_of(input.contiguous()));
   const at::Tensor flat = at::empty({getSize() * staged.numel()}, staged.options());
   const plugin::BufferView in = fp32_view(staged), out = fp32_view(flat);
-  return launch(type, "allgather", std::move(outputs),
-                [comm = communicator_, in, out, staged, flat, blocks] {
-                  const plugin::Status status = comm->allgather(in, out, {});
-                  if (!status.is_ok()) return status;
-                  for (std::size_t r = 0; r < blocks.size(); ++r)
-                    blocks[r].copy_(flat.narrow(0, static_cast<int64_t>(r) * staged.numel(),
-                                                blocks[r].numel()));
-                  return status;
-                });
+  return launch(
+      type, "allgather", std::move(outputs), [comm = communicator_, in, out, staged, flat, blocks] {
+        const plugin::Status status = comm->allgather(in, out, {});
+        if (!status.is_ok()) return status;
+        for (std::size_t r = 0; r < blocks.size(); ++r)
+          blocks[r].copy_(
+              flat.narrow(0, static_cast<int64_t>(r) * staged.numel(), blocks[r].numel()));
+        return status;
+      });
 }
 
 // `tensor` as elements of `like`'s type: the other side of a collective whose one side is `like`
@@ -449,23 +447,23 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
   }
   // Each block padded to whole fp32 elements on its way, and unpadded at the other end.
   const int64_t block = static_cast<int64_t>(input.nbytes() / world);
-  const int64_t padded = (block + static_cast<int64_t>(kPadTo) - 1) /
-                         static_cast<int64_t>(kPadTo) * static_cast<int64_t>(kPadTo);
+  const int64_t padded = (block + static_cast<int64_t>(kPadTo) - 1) / static_cast<int64_t>(kPadTo) *
+                         static_cast<int64_t>(kPadTo);
   const at::Tensor source = bytes_of(input), target = bytes_of(output);
   at::Tensor staged_in = at::zeros({padded * getSize()}, source.options());
   for (int64_t r = 0; r < getSize(); ++r)
     staged_in.narrow(0, r * padded, block).copy_(source.narrow(0, r * block, block));
   const at::Tensor staged_out = at::empty_like(staged_in);
   const plugin::BufferView in = fp32_view(staged_in), out = fp32_view(staged_out);
-  return launch(c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
-                [comm = communicator_, in, out, staged_in, staged_out, target, block, padded] {
-                  const plugin::Status status = comm->alltoall(in, out, {});
-                  if (!status.is_ok()) return status;
-                  for (int64_t r = 0; r * block < target.numel(); ++r)
-                    target.narrow(0, r * block, block)
-                        .copy_(staged_out.narrow(0, r * padded, block));
-                  return status;
-                });
+  return launch(
+      c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
+      [comm = communicator_, in, out, staged_in, staged_out, target, block, padded] {
+        const plugin::Status status = comm->alltoall(in, out, {});
+        if (!status.is_ok()) return status;
+        for (int64_t r = 0; r * block < target.numel(); ++r)
+          target.narrow(0, r * block, block).copy_(staged_out.narrow(0, r * padded, block));
+        return status;
+      });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::barrier(const c10d::BarrierOptions&) {
