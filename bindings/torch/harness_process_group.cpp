@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -81,8 +82,11 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
       registry_(PluginRegistry::discover(plugin_directories())),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
   JoinNote mine;
+  // The whole choice, hashed: parameters longer than the note are compared in full too.
   const std::string wanted = choice_.name + " " + choice_.params + " " + std::to_string(size);
-  wanted.copy(mine.choice, sizeof mine.choice - 1);
+  const std::string shown = wanted.size() < 200 ? wanted : wanted.substr(0, 180) + "...";
+  (shown + " #" + std::to_string(std::hash<std::string>{}(wanted)))
+      .copy(mine.choice, sizeof mine.choice - 1);
   std::string problem;
   try {
     const PluginHandle* handle = registry_.find(plugin::PluginKind::kCommunicator, choice_.name);
@@ -368,6 +372,11 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
     }
     return allgather_padded(c10d::OpType::ALLGATHER, input, blocks, outputs[0]);
   }
+  for (const at::Tensor& target : outputs[0])
+    if (target.numel() != input.numel() || target.scalar_type() != input.scalar_type())
+      throw std::runtime_error("harness:" + choice_.name +
+                               " allgather: every output tensor must have the input's size "
+                               "and type");
   const at::Tensor source = input.contiguous();
   at::Tensor flat = at::empty({getSize() * input.numel()}, input.options());
   const plugin::BufferView in = bytes_view(source, "allgather");
@@ -414,7 +423,13 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
     throw std::runtime_error("harness:" + choice_.name +
                              " reduce_scatter: one list of world size input tensors");
   std::vector<at::Tensor> flat_parts;
-  for (const at::Tensor& part : inputs[0]) flat_parts.push_back(part.reshape({-1}));
+  for (const at::Tensor& part : inputs[0]) {
+    if (part.numel() != output.numel() || part.scalar_type() != output.scalar_type())
+      throw std::runtime_error("harness:" + choice_.name +
+                               " reduce_scatter: every input part must have the output's size "
+                               "and type");
+    flat_parts.push_back(part.reshape({-1}));
+  }
   at::Tensor flat = at::cat(flat_parts);
   return _reduce_scatter_base(output, flat, options);
 }
