@@ -1,5 +1,7 @@
 #include "harness_process_group.h"
 
+#include <Python.h>
+
 #include <ATen/ATen.h>
 
 #include <algorithm>
@@ -145,7 +147,13 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
                                       }});
 }
 
-HarnessProcessGroup::~HarnessProcessGroup() { queue_.reset(); }
+// The queue's thread may need the GIL (to drop the last reference to a tensor Python owns, to
+// run a future's Python callback): the group is never destroyed holding it.
+HarnessProcessGroup::~HarnessProcessGroup() {
+  PyThreadState* saved = Py_IsInitialized() && PyGILState_Check() ? PyEval_SaveThread() : nullptr;
+  queue_.reset();
+  if (saved) PyEval_RestoreThread(saved);
+}
 
 std::string HarnessProcessGroup::describe() const {
   return choice_.name + ": " + (communicator_ ? communicator_->describe() : std::string());
