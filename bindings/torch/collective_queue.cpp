@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <utility>
+#include <vector>
 
 namespace harness::torch_binding {
 
@@ -70,7 +71,13 @@ void CollectiveQueue::State::run_calls() {
     std::string reason;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (in_flight != item) continue;  // the watcher failed it already
+      if (in_flight != item) {
+        // The watcher failed it already, and this thread may be running on past the group,
+        // into the interpreter's exit: dropping the call's tensors here could call into a
+        // Python that is gone. A failed group's last call is left to the process's end.
+        static_cast<void>(new std::shared_ptr<Item>(std::move(item)));  // never freed
+        continue;
+      }
       in_flight.reset();
       if (!status.is_ok()) {
         reason = item->what + ": " + status.message();
@@ -124,12 +131,17 @@ CollectiveQueue::CollectiveQueue(std::chrono::milliseconds timeout, Peers peers)
 
 CollectiveQueue::~CollectiveQueue() {
   bool stuck = false;
+  std::vector<State::Item> failed;
+  const std::string reason = "harness: the process group was destroyed during this collective";
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
     state_->stopping = true;
     stuck = static_cast<bool>(state_->in_flight) || !state_->broken.empty();
+    // Taken from the runner, which then leaves the call's tensors alone when it returns.
+    if (state_->in_flight) state_->break_group(reason, &failed);
   }
   state_->changed.notify_all();
+  for (State::Item& item : failed) item.work->fail(reason);
   watcher_.join();
   // A call that never returned keeps its thread (and, through it, the state and the plugin)
   // for the rest of the process: joining it would hang the interpreter's exit.

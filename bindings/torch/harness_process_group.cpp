@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -83,6 +84,14 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
       choice_(choice),
       registry_(PluginRegistry::discover(plugin_directories())),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
+  // What the harness's own command shows of its plugin folders (a typo in HARNESS_PLUGIN_PATH,
+  // a plugin refused or shadowed), said here too: once, by rank 0.
+  if (rank == 0) {
+    for (const std::string& warning : plugin_path_warnings())
+      std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
+    for (const std::string& warning : registry_.warnings())
+      std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
+  }
   JoinNote mine;
   // The whole choice, hashed: parameters longer than the note are compared in full too.
   const std::string wanted = choice_.name + " " + choice_.params + " " + std::to_string(size);
@@ -305,14 +314,60 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::launch(c10d::OpType type, co
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce(
     std::vector<at::Tensor>& tensors, const c10d::AllreduceOptions& options) {
   const at::Tensor& tensor = single(tensors, "allreduce");
-  const plugin::BufferView view = reduction_view(tensor, "allreduce");
   plugin::AllreduceOptions op;
   if (options.reduceOp == c10d::ReduceOp::AVG)
     op.op = plugin::ReduceOp::kAvg;
   else if (options.reduceOp != c10d::ReduceOp::SUM)
     unsupported("allreduce with this reduce op (sum and avg only)");
+  if (at::isIntegralType(tensor.scalar_type(), /*includeBool=*/false) &&
+      op.op == plugin::ReduceOp::kSum)
+    return integer_sum(tensors);
+  const plugin::BufferView view = reduction_view(tensor, "allreduce");
   return launch(c10d::OpType::ALLREDUCE, "allreduce", tensors,
                 [comm = communicator_, view, op] { return comm->allreduce(view, op); });
+}
+
+// Integers (DDP's used-parameter counts, a job's step counters) summed through the widest
+// float the plugin adds, staged when the call runs (not when it is queued: an earlier queued
+// call may still write the tensor). One more element travels with them: each rank's largest
+// |value|, summed, bounds every partial sum, so every rank knows alike whether the sum was exact.
+c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::integer_sum(std::vector<at::Tensor>& tensors) {
+  const at::Tensor& tensor = tensors[0];
+  check_host_tensor(tensor, "allreduce");
+  const auto& offered = capabilities_.dtypes;
+  const auto offers = [&](plugin::DType d) {
+    return std::find(offered.begin(), offered.end(), d) != offered.end();
+  };
+  if (!offers(plugin::DType::kFloat64) && !offers(plugin::DType::kFloat32))
+    throw std::runtime_error("harness:" + choice_.name + " allreduce: " +
+                             std::string(c10::toString(tensor.scalar_type())) +
+                             " is summed through fp64 or fp32, and " + choice_.name +
+                             " adds neither");
+  const bool wide = offers(plugin::DType::kFloat64);
+  const at::ScalarType carrier = wide ? at::kDouble : at::kFloat;
+  const double exact_below = wide ? 9007199254740992.0 : 16777216.0;  // 2^53, 2^24
+  return launch(
+      c10d::OpType::ALLREDUCE, "allreduce", tensors,
+      [comm = communicator_, tensor, carrier, exact_below, wide] {
+        const int64_t n = tensor.numel();
+        at::Tensor staged = at::empty({n + 1}, tensor.options().dtype(carrier));
+        staged.narrow(0, 0, n).copy_(tensor.reshape({-1}));
+        staged[n] = n ? tensor.abs().max().item<double>() : 0.0;
+        const plugin::BufferView view{
+            staged.data_ptr(), static_cast<std::size_t>(n + 1),
+            wide ? plugin::DType::kFloat64 : plugin::DType::kFloat32};
+        plugin::Status status = comm->allreduce(view, {});
+        if (!status.is_ok()) return status;
+        const double bound = staged[n].item<double>();
+        if (bound >= exact_below)
+          return plugin::Status::invalid_argument(
+              "an integer sum is carried as " + std::string(c10::toString(carrier)) +
+              ", exact while the ranks' largest |values| add up to less than 2^" +
+              std::string(wide ? "53" : "24") + "; these add up to " + std::to_string(bound) +
+              " (the tensor is left as it was)");
+        tensor.copy_(staged.narrow(0, 0, n).view(tensor.sizes()));
+        return status;
+      });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(

@@ -96,6 +96,7 @@ class HarnessProcessGroup final : public c10d::ProcessGroup {
   c10::intrusive_ptr<c10d::Work> allgather_padded(c10d::OpType type, const at::Tensor& input,
                                                   std::vector<at::Tensor> blocks,
                                                   std::vector<at::Tensor> outputs);
+  c10::intrusive_ptr<c10d::Work> integer_sum(std::vector<at::Tensor>& tensors);
   c10::intrusive_ptr<c10d::Work> launch(c10d::OpType type, const char* call,
                                         std::vector<at::Tensor> outputs, CollectiveQueue::Run run);
 

@@ -11,8 +11,14 @@ if [ -f "$BUILD/python/harness_torch.not-built" ]; then
 fi
 [ -f "$BUILD/python/harness_torch/__init__.py" ] || fail "no harness_torch in $BUILD/python"
 export PYTHONPATH="$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1
-# Debian 12's torchrun needs --redirects and --tee under Python 3.11.
-torchrun() { /usr/bin/python3 -m torch.distributed.run --standalone --redirects 1 --tee 1 "$@"; }
+# Debian 12's torchrun needs --redirects and --tee under Python 3.11. Its --standalone always
+# takes port 29400, which another job on the machine may hold: a free port instead.
+torchrun() {
+  local port
+  port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  /usr/bin/python3 -m torch.distributed.run --nnodes 1 --rdzv_backend c10d \
+    --rdzv_endpoint "127.0.0.1:$port" --rdzv_id "$$" --redirects 1 --tee 1 "$@"
+}
 
 # 1. The collectives, per plugin that joins without MPI and world size.
 for plugin in shm ring; do
@@ -37,8 +43,8 @@ done
 refused() {  # EXPECTED_TEXT ENVIRONMENT...
   local expected=$1; shift
   local status=0
-  env "$@" timeout 120 /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node 2 \
-    --redirects 1 --tee 1 tests/torch/join.py > "$WORK/refused" 2>&1 || status=$?
+  env "$@" timeout 120 bash -c "$(declare -f torchrun); torchrun --nproc_per_node 2 tests/torch/join.py" \
+    > "$WORK/refused" 2>&1 || status=$?
   [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || { cat "$WORK/refused"; fail "exit $status with $*"; }
   grep -qF -- "$expected" "$WORK/refused" || { cat "$WORK/refused"; fail "missing '$expected' with $*"; }
   echo "ok: $* refused: $expected"
@@ -50,6 +56,9 @@ refused "mpi sends through MPI" HARNESS_BACKEND=mpi
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count
+# The ring (TCP) too: a message of another length than expected fails both ranks, naming both.
+refused "the ranks called the collective with different sizes" HARNESS_BACKEND=ring \
+  HARNESS_JOIN_TEST_FAULT=count
 # One rank's call failing inside the plugin before it meets its peer: the peer's wait ends at
 # once with that rank's message (announced through the store), not at the timeout.
 refused "failed because a peer's collective failed: rank 1: harness:shm broadcast: broadcast root 7" \

@@ -2,8 +2,9 @@
 
 Every collective DDP and ZeRO-style optimizers use, on results known from each rank's inputs
 and, where torch's gloo has the collective, against gloo's; fp32, fp64, fp16 and bf16 sums (what
-DDP's compression hooks send), fp32, fp64, int32 and uint8 moves (through broadcast, allgather
-and alltoall; an integer sum is refused by name), the object collectives, sizes from 1 element to 16 MB, odd counts, NaN and infinities passing through as in gloo.
+DDP's compression hooks send), int32, int64 and uint8 sums (exact, carried as floats), fp32,
+fp64, int32 and uint8 moves (through broadcast, allgather and alltoall; an integer average is
+refused by name), the object collectives, sizes from 1 element to 16 MB, odd counts, NaN and infinities passing through as in gloo.
 Prints one line per failure and exits 1 on any."""
 import datetime
 import functools
@@ -137,14 +138,41 @@ def check_non_finite(rank, world, gloo):
               f"gloo {peer[:4].tolist()}")
 
 
-def check_refusals(rank):
-    tensor = torch.ones(5, dtype=torch.int32)
+def check_integer_sums(rank, world, gloo):
+    """Integer sums (DDP's used-parameter counts under find_unused_parameters), carried as
+    floats: exact, and equal to gloo's."""
+    for dtype in (torch.int32, torch.int64, torch.uint8):
+        for n in (1, 7, 65537):
+            values = rank_input(rank, n, dtype).abs() if dtype == torch.uint8 else rank_input(rank, n, dtype)
+            want = sum(rank_input(r, n, dtype).abs() if dtype == torch.uint8 else rank_input(r, n, dtype)
+                       for r in range(world))
+            tensor = values.clone().view(n, 1)  # a shape of its own, kept
+            dist.all_reduce(tensor)
+            check(tensor.shape == (n, 1), f"allreduce sum {dtype} n={n}: shape {tuple(tensor.shape)}")
+            check(torch.equal(tensor.reshape(-1), want), f"allreduce sum {dtype} n={n}")
+            if dtype != torch.uint8:
+                peer = values.clone()
+                dist.all_reduce(peer, group=gloo)
+                check(torch.equal(peer, tensor.reshape(-1)), f"allreduce sum {dtype} n={n}: gloo disagrees")
+    # Past fp64's exact range: refused alike on every rank (in a group of its own, which the
+    # failure leaves broken), the tensor untouched.
+    spare = dist.new_group(backend="harness")
+    huge = torch.full((3,), 2 ** 52 + 1, dtype=torch.int64)
     try:
-        dist.all_reduce(tensor)
-        check(False, "int32 allreduce: accepted though the plugin sums no int32")
+        dist.all_reduce(huge, group=spare)
+        check(False, "int64 sum past 2^53: accepted, though not exact")
+    except RuntimeError as error:
+        check("exact while" in str(error), f"int64 sum past 2^53 refused unclearly: {error}")
+    check(huge.tolist() == [2 ** 52 + 1] * 3, f"int64 sum past 2^53: tensor changed: {huge.tolist()}")
+
+
+def check_refusals(rank):
+    try:
+        dist.all_reduce(torch.ones(5, dtype=torch.int32), op=dist.ReduceOp.AVG)
+        check(False, "int32 average: accepted though the plugin averages no int32")
     except RuntimeError as error:
         check("int" in str(error).lower() and os.environ.get("HARNESS_BACKEND", "shm") in str(error),
-              f"int32 allreduce refused without naming type and plugin: {error}")
+              f"int32 average refused without naming type and plugin: {error}")
     try:
         dist.reduce(torch.ones(3), dst=0)
         check(False, "reduce: accepted though the plugin API has none")
@@ -165,6 +193,7 @@ def main():
             check_moves(rank, world, dtype, n, gloo)
     check_objects(rank, world)
     check_non_finite(rank, world, gloo)
+    check_integer_sums(rank, world, gloo)
     check_refusals(rank)
     dist.barrier()
     print(f"rank {rank}: {'FAILED ' + str(len(failures)) if failures else 'ok'}: collectives "

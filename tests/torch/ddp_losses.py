@@ -1,7 +1,8 @@
 """DDP training through the harness process group gives the losses gloo gives, under torchrun.
 
 Two replicas of each model (the seed's autoencoder 20-10-3-10-20, also with DDP's fp16
-compression hook, and a small Transformer autoencoder) start from the same weights, see the same batches (DistributedSampler, set_epoch)
+compression hook, one with buffers and an unused head under find_unused_parameters, and a small
+Transformer autoencoder) start from the same weights, see the same batches (DistributedSampler, set_epoch)
 and train side by side: one wrapped in DDP over the default group ("harness"), one over a gloo
 group. Their losses must agree within tolerance at every step; exits 1 when they do not."""
 import datetime
@@ -37,9 +38,22 @@ class TransformerAutoencoder(nn.Module):
         return self.out(self.encoder(self.embed(x)))
 
 
+class WithBuffersAndUnused(nn.Module):
+    """The autoencoder with batch-norm buffers (DDP broadcasts them every step) and a head that
+    forward never uses (DDP's find_unused_parameters sums a used-parameter map of int32)."""
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(20, 10), nn.BatchNorm1d(10), nn.Tanh(), nn.Linear(10, 20))
+        self.unused_head = nn.Linear(10, 2)
+
+    def forward(self, x):
+        return self.body(x)
+
+
 def train(make_model, data, group, hook=None, epochs=2, batch=32):
     torch.manual_seed(1)
-    model = DDP(make_model(), process_group=group, bucket_cap_mb=0.01)  # several buckets
+    model = DDP(make_model(), process_group=group, bucket_cap_mb=0.01,  # several buckets
+                find_unused_parameters=make_model is WithBuffersAndUnused)
     if hook:
         model.register_comm_hook(group if group is not None else dist.group.WORLD, hook)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
@@ -65,6 +79,7 @@ def main():
     # fp16: the gradients DDP's compression hook sends (torch 1.13's bf16 hook needs NCCL).
     cases = {"autoencoder": (autoencoder, tabular, None),
              "autoencoder, fp16 hook": (autoencoder, tabular, default_hooks.fp16_compress_hook),
+             "buffers and an unused head": (WithBuffersAndUnused, tabular, None),
              "transformer": (TransformerAutoencoder, torch.randn(256, 16, 4, generator=generator),
                              None)}
     failed = False

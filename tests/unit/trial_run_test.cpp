@@ -28,7 +28,7 @@ TrainRecord distinct_train_record() {
                      Json{{"lr", 0.01}},
                      Json()};
   record.end = {TrialStatus::kInconsistent, "replicas drifted", 12.5};
-  record.backend = BackendRecord{"gloo", "0.5", "ring", std::string("host"), {}};
+  record.backend = BackendRecord{"gloo", "0.5", "ring", std::string("host"), {}, std::nullopt};
   record.training.emplace();
   record.training->steps = 300;
   record.training->epoch_losses = {0.9, 0.4};

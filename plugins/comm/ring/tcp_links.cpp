@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -142,11 +143,16 @@ Status TcpLinks::connect(plugin::Bootstrap& group) {
   return Status::ok();
 }
 
+// Every message leads with its length, so that ranks whose calls disagree (another count or
+// element size on one rank) fail with the two sizes instead of mixing one call's bytes into the
+// next.
 Status TcpLinks::exchange(int to, const void* send, std::size_t send_bytes, int from, void* receive,
                           std::size_t receive_bytes, std::size_t chunk_bytes,
                           const Progress& progress) {
-  const std::size_t sent_total = to < 0 ? 0 : send_bytes;
-  const std::size_t got_total = from < 0 ? 0 : receive_bytes;
+  constexpr std::size_t kHeader = sizeof(std::uint64_t);
+  std::uint64_t header_out = send_bytes, header_in = 0;
+  const std::size_t sent_total = to < 0 ? 0 : kHeader + send_bytes;
+  const std::size_t got_total = from < 0 ? 0 : kHeader + receive_bytes;
   const int out = to < 0 ? -1 : sockets_[static_cast<std::size_t>(to)];
   const int in = from < 0 ? -1 : sockets_[static_cast<std::size_t>(from)];
   const auto* send_at = static_cast<const char*>(send);
@@ -171,23 +177,45 @@ Status TcpLinks::exchange(int to, const void* send, std::size_t send_bytes, int 
       if (watched[i].revents & (POLLERR | POLLNVAL))
         return Status::unavailable("ring (TCP): a peer's connection failed");
       if ((watched[i].revents & POLLOUT) && sent < sent_total) {
-        const ssize_t n = ::send(out, send_at + sent, std::min(step, sent_total - sent),
-                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t n;
+        if (sent < kHeader) {  // the rest of the header, and the first data with it
+          iovec parts[2] = {
+              {reinterpret_cast<char*>(&header_out) + sent, kHeader - sent},
+              {const_cast<char*>(send_at), std::min(step, send_bytes)}};
+          msghdr message{};
+          message.msg_iov = parts;
+          message.msg_iovlen = 2;
+          n = ::sendmsg(out, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        } else {
+          n = ::send(out, send_at + (sent - kHeader), std::min(step, sent_total - sent),
+                     MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
         if (n < 0 && errno != EAGAIN && errno != EINTR) return system_error("send");
         if (n > 0) sent += static_cast<std::size_t>(n);
       }
       if ((watched[i].revents & (POLLIN | POLLHUP)) && got < got_total) {
-        const ssize_t n = ::recv(in, receive_at + got, got_total - got, MSG_DONTWAIT);
+        const bool in_header = got < kHeader;
+        const ssize_t n =
+            in_header
+                ? ::recv(in, reinterpret_cast<char*>(&header_in) + got, kHeader - got, MSG_DONTWAIT)
+                : ::recv(in, receive_at + (got - kHeader), got_total - got, MSG_DONTWAIT);
         if (n == 0)
           return Status::unavailable("ring (TCP): rank " + std::to_string(from) +
                                      " closed its connection");
         if (n < 0 && errno != EAGAIN && errno != EINTR) return system_error("recv");
         if (n > 0) got += static_cast<std::size_t>(n);
+        if (in_header && got >= kHeader && header_in != receive_bytes)
+          return Status::invalid_argument(
+              "ring (TCP): rank " + std::to_string(from) + " sent " + std::to_string(header_in) +
+              " bytes where this rank expected " + std::to_string(receive_bytes) +
+              ": the ranks called the collective with different sizes or element types");
       }
     }
     // Whole chunks to the caller as they complete (and the rest at the end).
-    if (progress && (got - reported >= step || (got == got_total && got > reported))) {
-      reported = got == got_total ? got : got / step * step;
+    const std::size_t data_got = got > kHeader ? got - kHeader : 0;
+    if (progress && (data_got - reported >= step ||
+                     (got == got_total && data_got > reported))) {
+      reported = got == got_total ? data_got : data_got / step * step;
       progress(reported);
     }
   }
