@@ -1,0 +1,269 @@
+"""What scripts/tune installs into every process of a user's DDP job (site/sitecustomize.py), so
+that the script runs unmodified:
+
+  capture  records rank 0's steps (HARNESS_TUNE_STEPS, and HARNESS_TUNE_MIN_SECONDS at least) (forward, backward, the rest), each parameter's gradient-ready
+           moment and each bucket's launch, bytes and allreduce time (a recording comm hook),
+           writes job.json (job_file.py) after the warm-up and recorded steps, and ends the job;
+  run      times the steps and records the loss, writes them, and ends the job the same way.
+
+HARNESS_TUNE_PLAN (plan.json) applies a plan in either mode: the backend given to
+init_process_group, DDP's bucket_cap_mb and a compression comm hook. Only the first DDP module
+a job builds is recorded and changed. Problems the tuner must report (a model on a GPU, no step
+recorded) are written to <out>.error, and the job ends with exit status 3."""
+import atexit
+import inspect
+import json
+import os
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.nn.parallel import DistributedDataParallel
+
+from . import job_file
+
+# A job launched by mpirun: the variables torch.distributed's env:// start reads, from Open MPI's
+# (scripts/tune sets MASTER_ADDR and MASTER_PORT).
+for _name, _ompi in (("RANK", "OMPI_COMM_WORLD_RANK"), ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"),
+                     ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK")):
+    if _name not in os.environ and _ompi in os.environ:
+        os.environ[_name] = os.environ[_ompi]
+
+MODE = os.environ["HARNESS_TUNE_MODE"]
+OUT = os.environ.get("HARNESS_TUNE_OUT", "")
+WARMUP = int(os.environ.get("HARNESS_TUNE_WARMUP", "3"))
+STEPS = int(os.environ.get("HARNESS_TUNE_STEPS", "20"))
+# Short steps are recorded for at least this long: a median of milliseconds needs many of them.
+MIN_SECONDS = float(os.environ.get("HARNESS_TUNE_MIN_SECONDS", "2"))
+PLAN = job_file.read_plan(os.environ["HARNESS_TUNE_PLAN"]) if os.environ.get("HARNESS_TUNE_PLAN") else None
+HOOKS = {"fp16": default_hooks.fp16_compress_hook, "bf16": default_hooks.bf16_compress_hook}
+
+now = time.perf_counter
+_original_init = DistributedDataParallel.__init__
+_original_forward = DistributedDataParallel.forward
+_original_register_hook = DistributedDataParallel.register_comm_hook
+_original_backward = torch.Tensor.backward
+_original_init_process_group = dist.init_process_group
+
+
+def fail(message):
+    """Ends this rank, leaving the reason for scripts/tune."""
+    if OUT:
+        with open(f"{OUT}.error", "w") as stream:
+            stream.write(message + "\n")
+    print(f"harness tune: {message}", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+class Recording:
+    """The first DDP module's steps, as job_file.STEP_FIELDS describes them."""
+
+    def __init__(self, ddp, bucket_cap_mb):
+        self.ddp = ddp
+        self.bucket_cap_mb = bucket_cap_mb
+        self.parameters = list(ddp.module.parameters())
+        self.index_of = {id(p): i for i, p in enumerate(self.parameters)}
+        self.steps, self.current, self.forward_starts = [], None, 0
+        self.backward_origin = None
+        self.user_hook = ""
+        self.hook_registered = False
+        # Read now: a job may destroy its process group before the recording is written.
+        self.rank, self.world = dist.get_rank(), dist.get_world_size()
+        self.backend = str(dist.get_backend(ddp.process_group))
+
+    # --- per step ---------------------------------------------------------------------------
+    def forward_started(self):
+        """A step ends where the next forward starts; after the warm-up and the recorded steps
+        the file is written and the job ends (every rank at the same step)."""
+        started = now()
+        if self.current is not None:
+            self.current["step_s"] = started - self.current.pop("_started")
+            if self.forward_starts > WARMUP:
+                self.steps.append(self.current)
+        self.forward_starts += 1
+        if len(self.steps) >= STEPS and sum(s["step_s"] for s in self.steps) >= MIN_SECONDS:
+            self.finish()
+        self.current = {"_started": started, "ready_s": [None] * len(self.parameters),
+                        "buckets": [], "loss": None, "backward_s": 0.0}
+        return started
+
+    def forward_ended(self, started):
+        self.current["forward_s"] = now() - started
+        self.backward_origin = now()
+
+    def gradient_ready(self, index):
+        if self.current is not None and self.backward_origin is not None and MODE == "capture":
+            self.current["ready_s"][index] = now() - self.backward_origin
+
+    def backward_ended(self, loss):
+        if self.current is not None and self.backward_origin is not None:
+            self.current["backward_s"] = now() - self.backward_origin
+            self.current["loss"] = loss
+
+    def timed(self, hook):
+        """A comm hook that records each bucket's launch and completion around `hook`."""
+        def recording(state, bucket):
+            entry = {"ready_s": now() - (self.backward_origin or now()),
+                     "bytes": bucket.buffer().numel() * bucket.buffer().element_size(),
+                     "dtype": str(bucket.buffer().dtype).replace("torch.", ""),
+                     "parameters": [self.index_of.get(id(p), -1) for p in bucket.parameters()]}
+            if self.current is not None:
+                self.current["buckets"].append(entry)
+            origin = self.backward_origin
+
+            def done(future):
+                entry["done_s"] = now() - origin if origin else 0.0
+                return future.value()[0] if isinstance(future.value(), list) else future.value()
+            return hook(state, bucket).then(done)
+        return recording
+
+    # --- the end ----------------------------------------------------------------------------
+    def document(self):
+        steps = [dict(step) for step in self.steps]
+        for step in steps:
+            step.pop("_started", None)
+        if MODE != "capture":
+            return {"mode": MODE, "world_size": self.world, "plan": PLAN,
+                    "steps": [{"step_s": s["step_s"], "loss": s["loss"]} for s in steps]}
+        return {"job_version": job_file.JOB_VERSION,
+                "command": json.loads(os.environ.get("HARNESS_TUNE_COMMAND", "[]")),
+                "world_size": self.world,
+                "backend": self.backend,
+                "bucket_cap_mb": float(self.bucket_cap_mb),
+                "first_bucket_mb": dist._DEFAULT_FIRST_BUCKET_BYTES / (1024 * 1024),
+                "comm_hook": self.user_hook,
+                "parameters": [{"numel": p.numel(), "dtype": str(p.dtype).replace("torch.", ""),
+                                "requires_grad": p.requires_grad} for p in self.parameters],
+                "parameter_count": sum(p.numel() for p in self.parameters),
+                "warmup_steps": WARMUP, "steps": steps}
+
+    def finish(self, ending=False):
+        global RECORDING
+        RECORDING = None
+        if self.rank == 0 and OUT:
+            if not self.steps:
+                fail("the job ended before a step was recorded (more steps, or fewer warm-up "
+                     f"steps than {WARMUP}: HARNESS_TUNE_WARMUP)")
+            job_file.write(OUT, self.document())
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if not ending:
+            os._exit(0)
+
+
+RECORDING = None
+
+
+def _bound(signature_of, args, kwargs, name, default):
+    try:
+        bound = inspect.signature(signature_of).bind(None, *args, **kwargs)
+        return bound.arguments.get(name, default)
+    except TypeError:
+        return default
+
+
+_failed = []
+_original_excepthook = sys.excepthook
+
+
+def _excepthook(kind, value, traceback):
+    _failed.append(kind)
+    _original_excepthook(kind, value, traceback)
+
+
+sys.excepthook = _excepthook
+
+
+def _at_exit():
+    """A job that ends before the recorded steps are done: what was recorded is written. The
+    process then ends at once: a DDP module with a Python comm hook can abort in the
+    interpreter's own teardown under torch 1.13, which would make a finished job look failed."""
+    if RECORDING is not None:
+        RECORDING.finish(ending=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(1 if _failed else 0)
+
+
+def _ready_hook(index):
+    def ready(_gradient):  # returns None: the gradient is left as it is
+        if RECORDING is not None:
+            RECORDING.gradient_ready(index)
+    return ready
+
+
+def ddp_init(self, *args, **kwargs):
+    global RECORDING
+    first = RECORDING is None and not getattr(ddp_init, "seen", False)
+    if first and PLAN is not None:
+        kwargs["bucket_cap_mb"] = PLAN["bucket_cap_mb"]
+        if "bucket_cap_mb" in inspect.signature(_original_init).parameters:
+            position = list(inspect.signature(_original_init).parameters).index("bucket_cap_mb") - 1
+            if len(args) > position:
+                args = args[:position] + args[position + 1:]
+    _original_init(self, *args, **kwargs)
+    if not first:
+        return
+    ddp_init.seen = True
+    if any(p.device.type != "cpu" for p in self.module.parameters()):
+        fail("the model's parameters are on a GPU: tuning covers CPU jobs (gloo or harness)")
+    RECORDING = Recording(self, _bound(_original_init, args, kwargs, "bucket_cap_mb", 25))
+    for index, parameter in enumerate(RECORDING.parameters):
+        if parameter.requires_grad and MODE == "capture":
+            parameter.register_hook(_ready_hook(index))
+    if PLAN is not None and PLAN["compression"] != "none":
+        _original_register_hook(self, self.process_group, HOOKS[PLAN["compression"]])
+        RECORDING.hook_registered = True
+    atexit.register(_at_exit)
+
+
+def ddp_forward(self, *args, **kwargs):
+    recording = RECORDING if RECORDING is not None and RECORDING.ddp is self else None
+    if recording is None:
+        return _original_forward(self, *args, **kwargs)
+    if MODE == "capture" and not recording.hook_registered:
+        _original_register_hook(self, self.process_group,
+                                recording.timed(default_hooks.allreduce_hook))
+        recording.hook_registered = True
+    started = recording.forward_started()
+    output = _original_forward(self, *args, **kwargs)
+    recording.forward_ended(started)
+    return output
+
+
+def ddp_register_comm_hook(self, state, hook):
+    recording = RECORDING if RECORDING is not None and RECORDING.ddp is self else None
+    if recording is None:
+        return _original_register_hook(self, state, hook)
+    if recording.hook_registered and PLAN is not None and PLAN["compression"] != "none":
+        fail("the job registers its own comm hook, and the plan's compression needs DDP's one "
+             "hook: keep the job's hook (a plan without compression)")
+    recording.user_hook = getattr(hook, "__qualname__", str(hook))
+    recording.hook_registered = True
+    return _original_register_hook(self, state, recording.timed(hook) if MODE == "capture" else hook)
+
+
+def tensor_backward(self, *args, **kwargs):
+    result = _original_backward(self, *args, **kwargs)
+    if RECORDING is not None:
+        RECORDING.backward_ended(self.detach().item() if self.numel() == 1 else None)
+    return result
+
+
+def init_process_group(backend=None, *args, **kwargs):
+    """The plan's backend for a CPU job's default group."""
+    if PLAN is not None and PLAN["backend"].startswith("harness:") and str(backend or "gloo") in ("gloo", "cpu:gloo"):
+        import harness_torch  # noqa: F401  (registers "harness")
+        os.environ["HARNESS_BACKEND"] = PLAN["backend"].split(":", 1)[1]
+        backend = "harness"
+    return _original_init_process_group(backend, *args, **kwargs)
+
+
+DistributedDataParallel.__init__ = ddp_init
+DistributedDataParallel.forward = ddp_forward
+DistributedDataParallel.register_comm_hook = ddp_register_comm_hook
+torch.Tensor.backward = tensor_backward
+dist.init_process_group = init_process_group
+dist.distributed_c10d.init_process_group = init_process_group

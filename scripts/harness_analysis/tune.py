@@ -1,0 +1,241 @@
+"""Tune a user's own PyTorch DDP job (docs/tune.md):
+
+    scripts/tune [options] -- python3 -m torch.distributed.run --nproc_per_node 2 train.py ...
+
+1. capture: the job runs a bounded number of steps with a recorder injected from outside
+   (job.json: its steps, gradient-ready moments and buckets);
+2. replay: the captured step replayed on real ranks over backend x bucket_cap_mb, then the
+   fastest of those with DDP's compression hooks (replay.json); the job's own configuration
+   must be predicted within the fidelity bound, or no plan is given;
+3. plan: the shortest predicted step that clears the noise against the job's own (plan.json);
+4. verify: the job run with its defaults and with the plan, interleaved (verify.json): the
+   measured ratio beside the predicted one, the plan withdrawn when it is not faster beyond the
+   noise or, with compression, when its losses leave the noise.
+The Answer is printed and written as answer.md in the results folder."""
+import argparse
+import datetime
+import json
+import os
+import random
+import sys
+
+from . import stats
+from .tune_launch import TUNE_PACKAGE, JobError, check_world, run_job, torchrun
+
+sys.path.insert(0, TUNE_PACKAGE)
+from harness_tune import bucketing  # noqa: E402
+
+FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
+BOOTSTRAP = 2000
+
+
+def ratio_interval(baseline, candidate, seed=1):
+    """median(baseline) / median(candidate), with a 95% bootstrap interval: > 1 means the
+    candidate's steps are shorter."""
+    rng = random.Random(seed)
+    ratios = sorted(stats.median(rng.choices(baseline, k=len(baseline))) /
+                    stats.median(rng.choices(candidate, k=len(candidate))) for _ in range(BOOTSTRAP))
+    return stats.median(baseline) / stats.median(candidate), ratios[int(0.025 * BOOTSTRAP)], ratios[int(0.975 * BOOTSTRAP) - 1]
+
+
+def layout(job, cap):
+    """The bytes of each bucket DDP would make at this cap."""
+    ready, _ = bucketing.median_timeline(job)
+    return tuple(size for _, size, _ in bucketing.buckets(job, ready, cap))
+
+
+def describe(config):
+    parts = [f"backend {config['backend']}", f"bucket_cap_mb {config['bucket_cap_mb']:g}"]
+    if config["compression"] != "none":
+        parts.append(f"{config['compression']} compression")
+    return ", ".join(parts)
+
+
+def script_lines(config):
+    lines = []
+    if config["backend"].startswith("harness:"):
+        lines += ["import harness_torch  # build/python on PYTHONPATH",
+                  f"# run with HARNESS_BACKEND={config['backend'].split(':', 1)[1]}",
+                  'dist.init_process_group("harness")']
+    else:
+        lines += ['dist.init_process_group("gloo")']
+    lines.append(f"model = DDP(model, bucket_cap_mb={config['bucket_cap_mb']:g})")
+    if config["compression"] != "none":
+        lines += ["from torch.distributed.algorithms.ddp_comm_hooks import default_hooks",
+                  f"model.register_comm_hook(None, default_hooks.{config['compression']}_compress_hook)"]
+    return lines
+
+
+class Tuner:
+    def __init__(self, args, command):
+        self.args, self.command = args, command
+        self.folder = args.results_dir or os.path.join(
+            os.getcwd(), "results", "tune", datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+        os.makedirs(self.folder, exist_ok=True)
+        self.path = lambda name: os.path.join(self.folder, name)
+        self.lines = []
+
+    def say(self, text=""):
+        print(text, flush=True)
+        self.lines.append(text)
+
+    def plugins(self):
+        built = os.path.exists(os.path.join(self.args.python_path, "harness_torch", "__init__.py"))
+        return [p for p in self.args.plugins.split(",") if p] if built else []
+
+    # --- 2. replay --------------------------------------------------------------------------
+    def replay(self, job, configs, name):
+        with open(self.path(name + "_configs.json"), "w") as stream:
+            json.dump(configs, stream)
+        torchrun(job["world_size"], ["-m", "harness_tune.replay", self.path("job.json"),
+                                     self.path(name + "_configs.json"), self.path(name + ".json"),
+                                     "--rounds", str(self.args.rounds), "--steps", str(self.args.replay_steps)],
+                 self.args.python_path)
+        with open(self.path(name + ".json")) as stream:
+            return json.load(stream)["results"]
+
+    def predict(self, job):
+        own = {"backend": job["backend"], "bucket_cap_mb": job["bucket_cap_mb"], "compression": "none"}
+        # The job's own cap first: of caps that bucket the job alike, the plan keeps the job's.
+        caps = [job["bucket_cap_mb"]] + sorted({float(c) for c in self.args.caps.split(",")} - {job["bucket_cap_mb"]})
+        backends = ["gloo"] + [f"harness:{p}" for p in self.plugins()]
+        first, layouts = [own], {(own["backend"], layout(job, own["bucket_cap_mb"]))}
+        for backend in backends:
+            for cap in caps:  # caps that bucket the job alike are one configuration
+                if (backend, layout(job, cap)) not in layouts:
+                    layouts.add((backend, layout(job, cap)))
+                    first.append({"backend": backend, "bucket_cap_mb": cap, "compression": "none"})
+        results = self.replay(job, first, "replay")
+        best = min(results, key=lambda r: stats.median(r["step_s"]))["config"]
+        hooks = ["fp16"] + (["bf16"] if best["backend"] != "gloo" else [])  # torch 1.13's gloo sums no bf16
+        if self.args.compression:
+            second = [own, best] + [dict(best, compression=h) for h in hooks]
+            results += self.replay(job, second, "replay_compression")[2:]
+        return own, results
+
+    # --- 4. verify --------------------------------------------------------------------------
+    def verify(self, plan_path):
+        defaults, planned = [], []
+        for round_index in range(self.args.rounds):
+            for steps, plan in ((defaults, None), (planned, plan_path)):
+                run = run_job(self.command, "run", self.path("run.json"), self.args.python_path,
+                              self.args.steps, self.args.warmup, plan=plan)
+                steps.append(run["steps"])
+        with open(self.path("verify.json"), "w") as stream:
+            json.dump({"defaults": defaults, "plan": planned}, stream, indent=1)
+        return defaults, planned
+
+    def losses_hold(self, defaults, planned):
+        """A compressed plan's mean loss over the recorded steps, against the defaults' run-to-
+        run spread (at least 0.1% of it: a deterministic job repeats its losses exactly)."""
+        mean = lambda run: sum(s["loss"] for s in run) / len(run)
+        if any(s["loss"] is None for run in defaults + planned for s in run):
+            return True, "the job's losses were not seen (backward on a non-scalar)"
+        base = [mean(run) for run in defaults]
+        spread = max(max(base) - min(base), 1e-3 * abs(stats.median(base)))
+        moved = abs(stats.median([mean(run) for run in planned]) - stats.median(base))
+        return moved <= spread, (f"mean loss over the recorded steps {stats.median([mean(r) for r in planned]):.6g} "
+                                 f"with the plan, {stats.median(base):.6g} without (noise {spread:.2g})")
+
+    def run(self):
+        a = self.args
+        self.say(f"Tuning: {' '.join(self.command)}")
+        self.say(f"Results: {self.folder}")
+        job = run_job(self.command, "capture", self.path("job.json"), a.python_path, a.steps, a.warmup)
+        measured = [s["step_s"] for s in job["steps"]]
+        self.say(f"Captured {len(measured)} steps at world {job['world_size']} on {job['backend']}: "
+                 f"median step {stats.median(measured) * 1e3:.1f} ms, {job['parameter_count'] / 1e6:.2f} M "
+                 f"parameters, bucket_cap_mb {job['bucket_cap_mb']:g}")
+        if job["comm_hook"]:
+            self.say(f"The job registers its own comm hook ({job['comm_hook']}): plans keep it and use no compression.")
+            a.compression = False
+        own, results = self.predict(job)
+        own_times = results[0]["step_s"]
+        # predicted / measured, with its interval: off only when the whole interval is.
+        fidelity, low, high = ratio_interval(own_times, measured)
+        self.say(f"Replay of the job's own configuration: {stats.median(own_times) * 1e3:.1f} ms, "
+                 f"×{fidelity:.2f} [{low:.2f}, {high:.2f}] the measured "
+                 f"{stats.median(measured) * 1e3:.1f} ms")
+        for r in sorted(results, key=lambda r: stats.median(r["step_s"])):
+            self.say(f"  predicted {stats.median(r['step_s']) * 1e3:8.1f} ms  {describe(r['config'])}")
+        if low > 1 + FIDELITY or high < 1 - FIDELITY:
+            return self.answer(f"No plan: the replay predicts the job's own step ×{fidelity:.2f} "
+                               f"[{low:.2f}, {high:.2f}] its measured time, beyond ±{FIDELITY:.0%}, "
+                               "so its other predictions cannot be trusted on this machine now. "
+                               "Keep PyTorch's defaults.")
+        ranked = []
+        for r in results[1:]:
+            if r["config"] == own:
+                continue
+            ratio, low, high = ratio_interval(own_times, r["step_s"])
+            if low > 1:
+                ranked.append((stats.median(r["step_s"]), r["config"], (ratio, low, high)))
+        if not ranked:
+            return self.answer("Keep PyTorch's defaults: no configuration was predicted faster than "
+                               "the job's own beyond the noise.")
+        for _, config, predicted in sorted(ranked, key=lambda item: item[0]):
+            plan = dict(config, plan_version=1, predicted_ratio=list(predicted))
+            with open(self.path("plan.json"), "w") as stream:
+                json.dump(plan, stream, indent=1)
+            defaults, planned = self.verify(self.path("plan.json"))
+            ratio, low, high = ratio_interval([s["step_s"] for r in defaults for s in r],
+                                              [s["step_s"] for r in planned for s in r])
+            plan["measured_ratio"] = [ratio, low, high]
+            claim = (f"predicted ×{predicted[0]:.2f} [{predicted[1]:.2f}, {predicted[2]:.2f}], "
+                     f"measured in your job ×{ratio:.2f} [{low:.2f}, {high:.2f}]")
+            if config["compression"] != "none":
+                holds, account = self.losses_hold(defaults, planned)
+                self.say(f"Losses: {account}")
+                if not holds:
+                    self.say(f"Withdrawn: {describe(config)} ({claim}) moves the job's losses beyond the noise.")
+                    continue
+            if low <= 1:
+                plan["withdrawn"] = "not faster beyond the noise in the job"
+                with open(self.path("plan.json"), "w") as stream:
+                    json.dump(plan, stream, indent=1)
+                return self.answer(f"Keep PyTorch's defaults: the best plan, {describe(config)}, was "
+                                   f"{claim}: not faster beyond the noise in your job.")
+            with open(self.path("plan.json"), "w") as stream:
+                json.dump(plan, stream, indent=1)
+            return self.answer(f"Use {describe(config)}: {claim}.", script_lines(config))
+        return self.answer("Keep PyTorch's defaults: every faster configuration compresses "
+                           "gradients, and each moved the job's losses beyond the noise.")
+
+    def answer(self, verdict, lines=()):
+        self.say()
+        self.say(f"Answer: {verdict}")
+        if lines:
+            self.say("In your script:")
+            for line in lines:
+                self.say(f"    {line}")
+        with open(self.path("answer.md"), "w") as stream:
+            stream.write("\n".join(self.lines) + "\n")
+        return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--python-path", required=True, help="the folder holding harness_torch")
+    parser.add_argument("--results-dir", help="default: results/tune/<time> under this directory")
+    parser.add_argument("--steps", type=int, default=20, help="steps recorded per run of the job")
+    parser.add_argument("--warmup", type=int, default=3, help="steps run before recording")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of replay and verify")
+    parser.add_argument("--replay-steps", type=int, default=6, help="replayed steps per configuration and round")
+    parser.add_argument("--caps", default="1,4,10,25,50", help="bucket_cap_mb values replayed (and the job's own)")
+    parser.add_argument("--plugins", default="shm,ring", help="harness plugins replayed beside gloo")
+    parser.add_argument("--no-compression", dest="compression", action="store_false")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the job's launch command")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("give the job's launch command after --")
+    try:
+        check_world(command)
+        return Tuner(args, command).run()
+    except JobError as error:
+        print(f"scripts/tune: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

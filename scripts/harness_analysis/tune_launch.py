@@ -1,0 +1,101 @@
+"""How scripts/tune runs a user's job: the launch command as the user gave it (torchrun, or
+mpirun with the variables PyTorch reads), its world size, and one run of it with the tune
+recorder injected from outside (harness_tune/inject.py), whose result file it returns."""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TUNE_PACKAGE = os.path.join(REPO, "bindings", "torch", "tune")
+SITE = os.path.join(TUNE_PACKAGE, "site")
+
+
+class JobError(RuntimeError):
+    """The user's job cannot be tuned; the message says why, for the Answer."""
+
+
+def world_size(command):
+    """Ranks the command starts: torchrun's --nproc_per_node (times --nnodes), mpirun's -np."""
+    text = " ".join(command)
+    launcher = "torchrun" if re.search(r"torch\.distributed\.run|torchrun", text) else (
+        "mpirun" if re.search(r"\b(mpirun|mpiexec)\b", text) else None)
+    if launcher is None:
+        raise JobError("the command starts no distributed job: give the launch command "
+                       "(python3 -m torch.distributed.run --nproc_per_node N ..., or mpirun -np N ...)")
+    patterns = {"torchrun": r"--nproc[_-]per[_-]node[= ](\d+)", "mpirun": r"(?:^|\s)-(?:np|n|c)[= ](\d+)"}
+    found = re.search(patterns[launcher], text)
+    if not found:
+        raise JobError(f"the {launcher} command names no rank count "
+                       f"({'--nproc_per_node N' if launcher == 'torchrun' else '-np N'})")
+    nodes = re.search(r"--nnodes[= ](\d+)", text)
+    if nodes and int(nodes.group(1)) != 1:
+        raise JobError("tuning covers jobs on one host (--nnodes 1)")
+    return launcher, int(found.group(1))
+
+
+def check_world(command):
+    launcher, world = world_size(command)
+    cores = os.cpu_count() or 1
+    if world < 2:
+        raise JobError(f"the job runs {world} rank: there is no communication to tune")
+    if world > cores:
+        raise JobError(f"the job asks for {world} ranks and this machine has {cores} CPUs: its "
+                       "ranks would share cores, and timings would measure the scheduler; "
+                       f"run it at {cores} ranks or fewer")
+    return launcher, world
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run_job(command, mode, out, python_path, steps, warmup, plan=None, timeout=1800):
+    """Runs the job once with the recorder; returns the file it wrote (read as JSON)."""
+    for stale in (out, out + ".error"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    env = dict(os.environ, HARNESS_TUNE_MODE=mode, HARNESS_TUNE_OUT=out,
+               HARNESS_TUNE_STEPS=str(steps), HARNESS_TUNE_WARMUP=str(warmup),
+               HARNESS_TUNE_COMMAND=json.dumps(command), OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+    env.pop("HARNESS_TUNE_PLAN", None)
+    if plan:
+        env["HARNESS_TUNE_PLAN"] = plan
+    # For mpirun launches: where the ranks meet (harness_tune.inject maps OMPI's rank variables).
+    env.setdefault("MASTER_ADDR", "127.0.0.1")
+    env.setdefault("MASTER_PORT", str(free_port()))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [SITE, TUNE_PACKAGE, python_path, os.environ.get("PYTHONPATH")]))
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise JobError(f"{command[0]}: no such program") from None
+    except subprocess.TimeoutExpired:
+        raise JobError(f"the job ran past {timeout} s without recording {steps} steps") from None
+    if os.path.exists(out + ".error"):
+        raise JobError(open(out + ".error").read().strip())
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise JobError(f"the job failed (exit {done.returncode}); its last lines:\n{tail}")
+    if not os.path.exists(out):
+        raise JobError("the job ended without stepping a DistributedDataParallel module: tuning "
+                       "covers DDP jobs (torch.nn.parallel.DistributedDataParallel)")
+    with open(out) as stream:
+        return json.load(stream)
+
+
+def torchrun(world, arguments, python_path, timeout=1800):
+    """harness_tune's own programs (the replay) under torchrun on a free port."""
+    command = [sys.executable, "-m",
+               "torch.distributed.run", "--nnodes", "1", "--rdzv_backend", "c10d",
+               "--rdzv_endpoint", f"127.0.0.1:{free_port()}", "--redirects", "1", "--tee", "1",
+               "--nproc_per_node", str(world)] + arguments
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [TUNE_PACKAGE, python_path, os.environ.get("PYTHONPATH")]))
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise JobError(f"the replay failed (exit {done.returncode}):\n{tail}")
