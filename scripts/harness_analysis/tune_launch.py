@@ -48,6 +48,16 @@ def check_world(command):
     return launcher, world
 
 
+def last_lines(output, count=15):
+    """What a failed job printed that says why: its first traceback's lines when there is one
+    (torchrun ends with a summary of its own that names no cause), else its last lines."""
+    lines = output.strip().splitlines()
+    for index, line in enumerate(lines):
+        if "Traceback (most recent call last)" in line or "Error:" in line.split("]:")[-1][:80]:
+            return "its error:\n" + "\n".join(lines[index:index + count])
+    return "its last lines:\n" + "\n".join(lines[-count:])
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -78,8 +88,7 @@ def run_job(command, mode, out, python_path, steps, warmup, plan=None, timeout=1
     if os.path.exists(out + ".error"):
         raise JobError(open(out + ".error").read().strip())
     if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-        raise JobError(f"the job failed (exit {done.returncode}); its last lines:\n{tail}")
+        raise JobError(f"the job failed (exit {done.returncode}); {last_lines(done.stdout + done.stderr)}")
     if not os.path.exists(out):
         raise JobError("the job ended without stepping a DistributedDataParallel module: tuning "
                        "covers DDP jobs (torch.nn.parallel.DistributedDataParallel)")
@@ -97,5 +106,4 @@ def torchrun(world, arguments, python_path, timeout=1800):
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [TUNE_PACKAGE, python_path, os.environ.get("PYTHONPATH")]))
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-        raise JobError(f"the replay failed (exit {done.returncode}):\n{tail}")
+        raise JobError(f"the replay failed (exit {done.returncode}); {last_lines(done.stdout + done.stderr)}")

@@ -80,7 +80,7 @@ class Recording:
         started = now()
         if self.current is not None:
             self.current["step_s"] = started - self.current.pop("_started")
-            if self.forward_starts > WARMUP:
+            if self.forward_starts > WARMUP and self.current["backward_s"] > 0:
                 self.steps.append(self.current)
         self.forward_starts += 1
         if len(self.steps) >= STEPS and sum(s["step_s"] for s in self.steps) >= MIN_SECONDS:
@@ -180,7 +180,7 @@ def _at_exit():
     """A job that ends before the recorded steps are done: what was recorded is written. The
     process then ends at once: a DDP module with a Python comm hook can abort in the
     interpreter's own teardown under torch 1.13, which would make a finished job look failed."""
-    if RECORDING is not None:
+    if RECORDING is not None and not _failed:  # a job that failed says why itself
         RECORDING.finish(ending=True)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -214,14 +214,19 @@ def ddp_init(self, *args, **kwargs):
         if parameter.requires_grad and MODE == "capture":
             parameter.register_hook(_ready_hook(index))
     if PLAN is not None and PLAN["compression"] != "none":
-        _original_register_hook(self, self.process_group, HOOKS[PLAN["compression"]])
+        try:
+            _original_register_hook(self, self.process_group, HOOKS[PLAN["compression"]])
+        except (RuntimeError, TypeError, ValueError) as error:
+            fail(f"DDP refused the plan's {PLAN['compression']} compression hook: {error}")
         RECORDING.hook_registered = True
     atexit.register(_at_exit)
 
 
 def ddp_forward(self, *args, **kwargs):
     recording = RECORDING if RECORDING is not None and RECORDING.ddp is self else None
-    if recording is None:
+    # A forward without gradients (evaluation, often on rank 0 alone) is no training step: were
+    # it counted, the ranks would disagree on the step at which the recording ends.
+    if recording is None or not torch.is_grad_enabled():
         return _original_forward(self, *args, **kwargs)
     if MODE == "capture" and not recording.hook_registered:
         _original_register_hook(self, self.process_group,

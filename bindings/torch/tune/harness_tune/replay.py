@@ -92,7 +92,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=6)
-    parser.add_argument("--min-seconds", type=float, default=0.3,
+    parser.add_argument("--min-seconds", type=float, default=0.5,
                         help="replayed time per configuration and round, at least")
     args = parser.parse_args()
     job = job_file.read_job(args.job)

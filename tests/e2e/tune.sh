@@ -1,0 +1,52 @@
+# scripts/tune on the seed's autoencoder (examples/pytorch) at world 2, end to end with short
+# settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
+# plan measured faster beyond the noise in the job or says to keep the defaults, the user's
+# script unchanged; and the clear errors: a job without DDP, a job that crashes, more ranks than
+# CPUs, a command that launches no distributed job.
+source "$(dirname "$0")/lib.bash"
+BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
+/usr/bin/python3 -c "import torch" 2>/dev/null ||
+  { echo "skipped: Debian's python3-torch is not installed (scripts/setup --peer)"; exit 77; }
+export OMP_NUM_THREADS=1
+tune() { scripts/analysis tune --python-path "$BUILD/python" "$@"; }
+launch=(/usr/bin/python3 -m torch.distributed.run --standalone --redirects 1 --tee 1)
+
+cp examples/pytorch/autoencoder_ddp.py "$WORK/train.py"
+before=$(sha256sum "$WORK/train.py")
+tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 -- \
+  "${launch[@]}" --nproc_per_node 2 "$WORK/train.py" --epochs 2 > "$WORK/tune.out" 2>&1 ||
+  { cat "$WORK/tune.out"; fail "scripts/tune on the autoencoder"; }
+cat "$WORK/tune.out"
+[ "$(sha256sum "$WORK/train.py")" = "$before" ] || fail "the user's script was modified"
+PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_capture.py "$WORK/results/job.json" ||
+  fail "the captured job.json"
+grep -q "^Answer: " "$WORK/results/answer.md" || fail "no Answer in answer.md"
+
+# The replay's buckets are DDP's: a job of several buckets, captured, and re-bucketed at its cap.
+PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune" HARNESS_TUNE_MODE=capture \
+  HARNESS_TUNE_OUT="$WORK/buckets.json" HARNESS_TUNE_MIN_SECONDS=0 \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/many_buckets.py > "$WORK/buckets.out" 2>&1 ||
+  { cat "$WORK/buckets.out"; fail "capturing a job of several buckets"; }
+PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_buckets.py "$WORK/buckets.json" ||
+  fail "the replay's buckets differ from DDP's"
+echo "ok: the replay's buckets are DDP's"
+if grep -q "^Answer: Use " "$WORK/results/answer.md"; then
+  # A plan is given only when the job measured it faster beyond the noise.
+  low=$(sed -n 's/.*measured in your job ×[0-9.]* \[\([0-9.]*\), .*/\1/p' "$WORK/results/answer.md")
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float('$low') > 1 else 1)" ||
+    fail "a plan recommended though its measured interval starts at $low"
+  grep -q '"measured_ratio"' "$WORK/results/plan.json" || fail "plan.json without its measurement"
+  echo "ok: a plan, measured faster in the job (interval from $low)"
+else
+  grep -Eq "^Answer: (Keep PyTorch's defaults|No plan)" "$WORK/results/answer.md" ||
+    fail "an Answer that is neither a plan nor the defaults"
+  echo "ok: the defaults kept, with the reason"
+fi
+
+expect_error "tuning covers DDP jobs" tune --results-dir "$WORK/r2" -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/not_ddp.py
+expect_error "planted failure in the user's training step" tune --results-dir "$WORK/r3" -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/crashing.py
+expect_error "the job asks for 64 ranks and this machine has" tune -- \
+  "${launch[@]}" --nproc_per_node 64 "$WORK/train.py"
+expect_error "the command starts no distributed job" tune -- /usr/bin/python3 "$WORK/train.py"
