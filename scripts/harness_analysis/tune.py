@@ -84,14 +84,18 @@ class Tuner:
         return [p for p in self.args.plugins.split(",") if p] if built else []
 
     # --- 2. replay --------------------------------------------------------------------------
-    def replay(self, job, configs, name):
+    def replay(self, job, configs, name, before_round=None):
         """Each configuration's replayed step times: one launch of the replay per round (a
         process's start can settle how fast its collectives are for its whole life, and a job
-        is measured over several starts too), configurations interleaved within each."""
+        is measured over several starts too), configurations interleaved within each;
+        `before_round` runs before each round (a run of the job itself, so that the two meet
+        the machine in the same moods)."""
         with open(self.path(name + "_configs.json"), "w") as stream:
             json.dump(configs, stream)
         merged = None
         for round_index in range(self.args.rounds):
+            if before_round:
+                before_round()
             out = self.path(f"{name}_round{round_index}.json")
             torchrun(job["world_size"], ["-m", "harness_tune.replay", self.path("job.json"),
                                          self.path(name + "_configs.json"), out, "--rounds", "1",
@@ -109,7 +113,13 @@ class Tuner:
             json.dump({"results": merged}, stream, indent=1)
         return merged
 
-    def predict(self, job):
+    def run_defaults(self):
+        """One run of the job as it is, unrecorded but for its step times: its steps."""
+        run = run_job(self.command, "run", self.path("run.json"), self.args.python_path,
+                      self.args.steps, self.args.warmup)
+        return [s["step_s"] for s in run["steps"]]
+
+    def predict(self, job, measured_runs):
         own = {"backend": job["backend"], "bucket_cap_mb": job["bucket_cap_mb"], "compression": "none"}
         # The job's own cap first: of caps that bucket the job alike, the plan keeps the job's.
         caps = [job["bucket_cap_mb"]] + sorted({float(c) for c in self.args.caps.split(",")} - {job["bucket_cap_mb"]})
@@ -120,7 +130,8 @@ class Tuner:
                 if (backend, layout(job, cap)) not in layouts:
                     layouts.add((backend, layout(job, cap)))
                     first.append({"backend": backend, "bucket_cap_mb": cap, "compression": "none"})
-        results = self.replay(job, first, "replay")
+        results = self.replay(job, first, "replay",
+                              before_round=lambda: measured_runs.append(self.run_defaults()))
         best = min(results, key=lambda r: stats.median(r["step_s"]))["config"]
         # DDP's bf16 hook is refused without CUDA and NCCL (torch 1.13), and CPU jobs have neither.
         hooks = ["fp16"]
@@ -163,8 +174,8 @@ class Tuner:
         return [(config, predicted) for _, config, predicted in sorted(ranked, key=lambda i: i[0])]
 
     def fidelity(self, own_times, measured_runs):
-        """The replay of the job's own configuration against every run of the job with its
-        defaults (the capture, the verification's): predicted / measured with its interval; off
+        """The replay of the job's own configuration against every unrecorded run of the job with
+        its defaults: predicted / measured with its interval; off
         only when the whole interval lies beyond the bound. Returns the failure, or None."""
         measured = [t for run in measured_runs for t in run]
         ratio, low, high = ratio_interval(own_times, measured)
@@ -223,11 +234,14 @@ class Tuner:
         if job["comm_hook"]:
             self.say(f"The job registers its own comm hook ({job['comm_hook']}): plans keep it and use no compression.")
             a.compression = False
-        own, results = self.predict(job)
+        # The job's own step time, for the replay's fidelity: runs without the recorder (whose
+        # hooks cost time of their own), alternating with the replay's rounds, and later the
+        # verification's runs of the defaults.
+        measured_runs = []
+        own, results = self.predict(job, measured_runs)
         for r in sorted(results, key=lambda r: stats.median(r["step_s"])):
             self.say(f"  predicted {stats.median(r['step_s']) * 1e3:8.1f} ms  {describe(r['config'])}")
         candidates = self.candidates(own, results)
-        measured_runs = [measured]
         verdict = self.try_plans(candidates, measured_runs) if candidates else (
             "Keep PyTorch's defaults: no configuration was predicted faster than the job's own "
             "beyond the noise.", ())

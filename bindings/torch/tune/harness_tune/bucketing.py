@@ -9,13 +9,16 @@ ELEMENT_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2}
 
 
 def median_timeline(job):
-    """Each parameter's median gradient-ready time (None: never used), and the step's median
+    """Each parameter's median gradient-ready time (None: it takes no gradient), and the step's median
     forward, backward and remaining times."""
     steps = job["steps"]
     ready = []
-    for index in range(len(job["parameters"])):
+    for index, parameter in enumerate(job["parameters"]):
         times = [s["ready_s"][index] for s in steps if s["ready_s"][index] is not None]
-        ready.append(statistics.median(times) if times else None)
+        # A parameter backward never reached (a job with find_unused_parameters): DDP marks it
+        # ready as backward starts, and its zeros travel in their bucket all the same.
+        unused = 0.0 if parameter["requires_grad"] else None
+        ready.append(statistics.median(times) if times else unused)
     phases = {name: statistics.median(s[name] for s in steps)
               for name in ("step_s", "forward_s", "backward_s")}
     phases["rest_s"] = max(0.0, phases["step_s"] - phases["forward_s"] - phases["backward_s"])
