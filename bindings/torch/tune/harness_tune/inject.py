@@ -83,11 +83,20 @@ class Recording:
             if self.forward_starts > WARMUP and self.current["backward_s"] > 0:
                 self.steps.append(self.current)
         self.forward_starts += 1
-        if len(self.steps) >= STEPS and sum(s["step_s"] for s in self.steps) >= MIN_SECONDS:
+        if len(self.steps) >= STEPS and self.every_rank_has_enough():
             self.finish()
         self.current = {"_started": started, "ready_s": [None] * len(self.parameters),
                         "buckets": [], "loss": None, "backward_s": 0.0}
         return started
+
+    def every_rank_has_enough(self):
+        """Whether every rank recorded MIN_SECONDS of steps. Ranks time their steps apart, so
+        they ask each other (a one-element sum in the job's group, at a forward every rank
+        reaches): a rank that ended alone would leave its peers' next allreduce failing."""
+        enough = torch.tensor([1.0 if sum(s["step_s"] for s in self.steps) >= MIN_SECONDS else 0.0])
+        if self.world > 1:
+            dist.all_reduce(enough, group=self.ddp.process_group)
+        return enough.item() == self.world
 
     def forward_ended(self, started):
         self.current["forward_s"] = now() - started

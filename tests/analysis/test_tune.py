@@ -1,0 +1,78 @@
+"""scripts/tune's pieces that need no job: the launch command's world size, the ratio and its
+interval, the plan's lines, and the job and plan files' readers."""
+import json
+
+import pytest
+
+from harness_analysis import tune, tune_launch
+from harness_tune import job_file
+
+
+def test_world_size_of_torchrun_and_mpirun_commands():
+    assert tune_launch.world_size(["python3", "-m", "torch.distributed.run", "--nproc_per_node", "2", "t.py"]) == ("torchrun", 2)
+    assert tune_launch.world_size(["torchrun", "--nproc-per-node=3", "t.py"]) == ("torchrun", 3)
+    assert tune_launch.world_size(["mpirun", "-np", "4", "python3", "t.py"]) == ("mpirun", 4)
+    with pytest.raises(tune_launch.JobError, match="starts no distributed job"):
+        tune_launch.world_size(["python3", "t.py"])
+    with pytest.raises(tune_launch.JobError, match="one host"):
+        tune_launch.world_size(["torchrun", "--nnodes", "2", "--nproc_per_node", "2", "t.py"])
+
+
+def test_ratio_interval_holds_the_ratio_and_says_when_two_samples_are_alike():
+    slow, fast = [2.0, 2.1, 1.9, 2.05, 1.95] * 4, [1.0, 1.05, 0.95, 1.02, 0.98] * 4
+    ratio, low, high = tune.ratio_interval(slow, fast)
+    assert ratio == pytest.approx(2.0, rel=0.05) and 1.5 < low <= ratio <= high < 2.5
+    ratio, low, high = tune.ratio_interval(slow, list(reversed(slow)))
+    assert low <= 1 <= high
+
+
+def test_the_plan_lines_name_backend_cap_and_hook():
+    lines = tune.script_lines({"backend": "harness:shm", "bucket_cap_mb": 4.0, "compression": "fp16"})
+    assert 'dist.init_process_group("harness")' in lines
+    assert "model = DDP(model, bucket_cap_mb=4)" in lines
+    assert any("fp16_compress_hook" in line for line in lines)
+    assert tune.script_lines({"backend": "gloo", "bucket_cap_mb": 25, "compression": "none"})[0] == \
+        'dist.init_process_group("gloo")'
+
+
+def job(**changes):
+    step = {"step_s": 0.01, "forward_s": 0.002, "backward_s": 0.005, "ready_s": [0.001],
+            "buckets": [], "loss": 0.5}
+    document = {"job_version": 1, "command": [], "world_size": 2, "backend": "gloo",
+                "bucket_cap_mb": 25, "first_bucket_mb": 1, "comm_hook": "",
+                "parameters": [{"numel": 10, "dtype": "float32", "requires_grad": True}],
+                "parameter_count": 10, "warmup_steps": 3, "steps": [step]}
+    document.update(changes)
+    return document
+
+
+def write(tmp_path, document):
+    path = tmp_path / "job.json"
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+def test_the_job_reader_takes_a_good_file_and_names_what_is_wrong_in_a_bad_one(tmp_path):
+    assert job_file.read_job(write(tmp_path, job()))["world_size"] == 2
+    with pytest.raises(job_file.FileError, match="job_version 9 is newer"):
+        job_file.read_job(write(tmp_path, job(job_version=9)))
+    broken = job()
+    del broken["bucket_cap_mb"]
+    with pytest.raises(job_file.FileError, match='no field "bucket_cap_mb"'):
+        job_file.read_job(write(tmp_path, broken))
+    with pytest.raises(job_file.FileError, match='"world_size" is "two", expected integer'):
+        job_file.read_job(write(tmp_path, job(world_size="two")))
+    with pytest.raises(job_file.FileError, match="no recorded step"):
+        job_file.read_job(write(tmp_path, job(steps=[])))
+    with pytest.raises(job_file.FileError, match="not JSON"):
+        (tmp_path / "bad.json").write_text("{")
+        job_file.read_job(str(tmp_path / "bad.json"))
+
+
+def test_the_plan_reader_refuses_an_unknown_backend_or_compression(tmp_path):
+    plan = {"plan_version": 1, "backend": "harness:shm", "bucket_cap_mb": 4, "compression": "fp16"}
+    assert job_file.read_plan(write(tmp_path, plan))["backend"] == "harness:shm"
+    with pytest.raises(job_file.FileError, match="expected gloo or harness:<plugin>"):
+        job_file.read_plan(write(tmp_path, dict(plan, backend="nccl")))
+    with pytest.raises(job_file.FileError, match="expected none, fp16 or bf16"):
+        job_file.read_plan(write(tmp_path, dict(plan, compression="int8")))
