@@ -143,7 +143,7 @@ class Tuner:
     # --- 4. verify --------------------------------------------------------------------------
     def verify(self, plan_path):
         defaults, planned = [], []
-        for round_index in range(self.args.rounds):
+        for _ in range(self.args.rounds):
             for steps, plan in ((defaults, None), (planned, plan_path)):
                 run = run_job(self.command, "run", self.path("run.json"), self.args.python_path,
                               self.args.steps, self.args.warmup, plan=plan)

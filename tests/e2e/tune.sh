@@ -4,12 +4,7 @@
 # script unchanged; and the clear errors: a job without DDP, a job that crashes, more ranks than
 # CPUs, a command that launches no distributed job.
 source "$(dirname "$0")/lib.bash"
-BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
-/usr/bin/python3 -c "import torch" 2>/dev/null ||
-  { echo "skipped: Debian's python3-torch is not installed (scripts/setup --peer)"; exit 77; }
-export OMP_NUM_THREADS=1
-tune() { scripts/analysis tune --python-path "$BUILD/python" "$@"; }
-launch=(/usr/bin/python3 -m torch.distributed.run --standalone --redirects 1 --tee 1)
+source tests/tune/lib.bash
 
 cp examples/pytorch/autoencoder_ddp.py "$WORK/train.py"
 before=$(sha256sum "$WORK/train.py")
@@ -20,7 +15,7 @@ cat "$WORK/tune.out"
 [ "$(sha256sum "$WORK/train.py")" = "$before" ] || fail "the user's script was modified"
 PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_capture.py "$WORK/results/job.json" ||
   fail "the captured job.json"
-grep -q "^Answer: " "$WORK/results/answer.md" || fail "no Answer in answer.md"
+check_answer "$WORK/results"
 
 # The replay's buckets are DDP's: a job of several buckets, captured, and re-bucketed at its cap.
 PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune" HARNESS_TUNE_MODE=capture \
@@ -30,19 +25,6 @@ PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune" HARNESS_TUNE_MODE=capt
 PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_buckets.py "$WORK/buckets.json" ||
   fail "the replay's buckets differ from DDP's"
 echo "ok: the replay's buckets are DDP's"
-if grep -q "^Answer: Use " "$WORK/results/answer.md"; then
-  # A plan is given only when the job measured it faster beyond the noise.
-  low=$(sed -n 's/.*measured in your job ×[0-9.]* \[\([0-9.]*\), .*/\1/p' "$WORK/results/answer.md")
-  /usr/bin/python3 -c "import sys; sys.exit(0 if float('$low') > 1 else 1)" ||
-    fail "a plan recommended though its measured interval starts at $low"
-  grep -q '"measured_ratio"' "$WORK/results/plan.json" || fail "plan.json without its measurement"
-  echo "ok: a plan, measured faster in the job (interval from $low)"
-else
-  grep -Eq "^Answer: (Keep PyTorch's defaults|No plan)" "$WORK/results/answer.md" ||
-    fail "an Answer that is neither a plan nor the defaults"
-  echo "ok: the defaults kept, with the reason"
-fi
-
 expect_error "tuning covers DDP jobs" tune --results-dir "$WORK/r2" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/not_ddp.py
 expect_error "planted failure in the user's training step" tune --results-dir "$WORK/r3" -- \

@@ -52,7 +52,7 @@ class Replay:
     def step(self):
         started = now()
         work(self.phases["forward_s"], self.rate)
-        origin, pending, done_s = now(), [], 0.0
+        pending, done_s = [], 0.0
         for (launch_s, _, _), gradient, buffer in zip(self.launches, self.gradients, self.buffers):
             work(launch_s - done_s, self.rate)
             done_s = launch_s
@@ -64,9 +64,8 @@ class Replay:
             handle.wait()
             if sent is not buffer:
                 buffer.copy_(sent)
-        backward_s = now() - origin
         work(self.phases["rest_s"], self.rate)
-        return now() - started, backward_s
+        return now() - started
 
 
 def max_on_ranks(value):
@@ -104,18 +103,18 @@ def main():
         raise SystemExit(f"replay: {dist.get_world_size()} ranks, the job ran on {job['world_size']}")
     torch.manual_seed(dist.get_rank())
     groups = {}
-    replays = [Replay(job, c, group_for(c["backend"], groups), 0.0) for c in configs]
+    groups_of = [group_for(c["backend"], groups) for c in configs]
     rate = calibrate()
+    replays = [Replay(job, c, group, rate) for c, group in zip(configs, groups_of)]
     times = [[] for _ in configs]
     for _ in range(args.rounds):  # interleaved: a drift of the machine reaches every config
         for replay, measured in zip(replays, times):
-            replay.rate = rate
             dist.barrier()
-            warm = replay.step()[0]  # its buffers warm
+            warm = replay.step()  # its buffers warm
             steps = max(args.steps, int(args.min_seconds / max(warm, 1e-6)))
             steps = int(max_on_ranks(steps))  # every rank replays as many steps
             for _ in range(steps):
-                measured.append(replay.step()[0])
+                measured.append(replay.step())
     if dist.get_rank() == 0:
         job_file.write(args.out, {"rate": rate, "results": [
             {"config": c, "step_s": t, "buckets": len(r.launches)}

@@ -1,0 +1,28 @@
+# Shared by the scripts/tune tests (tests/e2e/tune.sh, tune_examples.sh); sourced after
+# tests/e2e/lib.bash. Skips without Debian's Python torch.
+BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
+/usr/bin/python3 -c "import torch" 2>/dev/null ||
+  { echo "skipped: Debian's python3-torch is not installed (scripts/setup --peer)"; exit 77; }
+export OMP_NUM_THREADS=1
+tune() { scripts/analysis tune --python-path "$BUILD/python" "$@"; }
+# A user's torchrun launch, on a port of its own (--standalone's 29400 may be taken).
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+launch=(/usr/bin/python3 -m torch.distributed.run --nnodes 1 --rdzv_backend c10d
+        --rdzv_endpoint "127.0.0.1:$port" --redirects 1 --tee 1)
+
+# check_answer RESULTS_DIR: an Answer, and a plan only where the job measured it faster
+# beyond the noise (its measured interval above 1, recorded in plan.json).
+check_answer() {
+  grep -q "^Answer: " "$1/answer.md" || fail "no Answer in $1/answer.md"
+  grep "^Answer: \|^Replay of\|^Captured" "$1/answer.md"
+  if grep -q "^Answer: Use " "$1/answer.md"; then
+    local low
+    low=$(sed -n 's/.*measured in your job ×[0-9.]* \[\([0-9.]*\), .*/\1/p' "$1/answer.md")
+    /usr/bin/python3 -c "import sys; sys.exit(0 if float('$low') > 1 else 1)" ||
+      fail "a plan recommended though its measured interval starts at $low"
+    grep -q '"measured_ratio"' "$1/plan.json" || fail "plan.json without its measurement"
+  else
+    grep -Eq "^Answer: (Keep PyTorch's defaults|No plan)" "$1/answer.md" ||
+      fail "an Answer that is neither a plan nor the defaults"
+  fi
+}
