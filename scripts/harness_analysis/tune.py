@@ -4,9 +4,10 @@
 
 1. capture: the job runs a bounded number of steps with a recorder injected from outside
    (job.json: its steps, gradient-ready moments and buckets);
-2. replay: the captured step replayed on real ranks over backend x bucket_cap_mb, then the
-   fastest of those with DDP's compression hooks (replay.json); the job's own configuration
-   must be predicted within the fidelity bound, or no plan is given;
+2. replay: the captured step replayed by the harness's replay trials (mpirun at the job's world
+   size) over backend x bucket_cap_mb, then the fastest of those with DDP's compression hooks
+   (replay/); the job's own configuration must be predicted within the fidelity bound, or no
+   plan is given;
 3. plan: the shortest predicted step that clears the noise against the job's own (plan.json);
 4. verify: the job run with its defaults and with the plan, interleaved (verify.json): the
    measured ratio beside the predicted one, the plan withdrawn when it is not faster beyond the
@@ -20,10 +21,7 @@ import random
 import sys
 
 from . import stats
-from .tune_launch import TUNE_PACKAGE, JobError, check_world, run_job, torchrun
-
-sys.path.insert(0, TUNE_PACKAGE)
-from harness_tune import bucketing  # noqa: E402
+from .tune_launch import JobError, check_world, run_harness, run_job
 
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
 BOOTSTRAP = 2000
@@ -38,17 +36,16 @@ def ratio_interval(baseline, candidate, seed=1):
     return stats.median(baseline) / stats.median(candidate), ratios[int(0.025 * BOOTSTRAP)], ratios[int(0.975 * BOOTSTRAP) - 1]
 
 
-def layout(job, cap):
-    """The bytes of each bucket DDP would make at this cap."""
-    ready, _ = bucketing.median_timeline(job)
-    return tuple(size for _, size, _ in bucketing.buckets(job, ready, cap))
-
-
 def describe(config):
     parts = [f"backend {config['backend']}", f"bucket_cap_mb {config['bucket_cap_mb']:g}"]
     if config["compression"] != "none":
         parts.append(f"{config['compression']} compression")
     return ", ".join(parts)
+
+
+def replay_backend(backend):
+    """The harness plugin that replays a job's backend: its gloo is PyTorch's gloo library."""
+    return backend.split(":", 1)[1] if backend.startswith("harness:") else backend
 
 
 def script_lines(config):
@@ -84,34 +81,49 @@ class Tuner:
         return [p for p in self.args.plugins.split(",") if p] if built else []
 
     # --- 2. replay --------------------------------------------------------------------------
+    def replay_experiment(self, job, configs, name, warmup, steps):
+        """An experiment of the harness's: one replay part per configuration, interleaved."""
+        parts = [{"name": f"config{index}", "kind": "replay",
+                  "settings": {"job": self.path("job.json"), "world_size": job["world_size"],
+                               "backend": replay_backend(config["backend"]),
+                               "bucket_cap_mb": config["bucket_cap_mb"],
+                               "compression": config["compression"], "warmup_steps": warmup,
+                               "min_steps": steps, "min_time_s": 0, "quiet_wait_s": 0}}
+                 for index, config in enumerate(configs)]
+        path = self.path(name + "_experiment.json")
+        with open(path, "w") as stream:
+            json.dump({"name": name, "description": "scripts/tune's replay of job.json: each "
+                       "part one configuration (backend, bucket_cap_mb, compression)",
+                       "order": "interleaved", "parts": parts}, stream, indent=1)
+        return path
+
     def replay(self, job, configs, name, before_round=None):
-        """Each configuration's replayed step times: one launch of the replay per round (a
-        process's start can settle how fast its collectives are for its whole life, and a job
-        is measured over several starts too), configurations interleaved within each;
-        `before_round` runs before each round (a run of the job itself, so that the two meet
-        the machine in the same moods)."""
-        with open(self.path(name + "_configs.json"), "w") as stream:
-            json.dump(configs, stream)
-        merged = None
+        """Each configuration's replayed step times (seconds): one launch of the harness per
+        round (a process's start can settle how fast its collectives are for its whole life,
+        and a job is measured over several starts too), configurations interleaved within
+        each; `before_round` runs before each round (a run of the job itself, so that the two
+        meet the machine in the same moods)."""
+        experiment = self.replay_experiment(job, configs, name, 2, self.args.replay_steps)
+        results = [{"config": config, "step_s": []} for config in configs]
         for round_index in range(self.args.rounds):
             if before_round:
                 before_round()
-            out = self.path(f"{name}_round{round_index}.json")
-            torchrun(job["world_size"], ["-m", "harness_tune.replay", self.path("job.json"),
-                                         self.path(name + "_configs.json"), out, "--rounds", "1",
-                                         "--steps", str(self.args.replay_steps)],
-                     self.args.python_path)
-            with open(out) as stream:
-                results = json.load(stream)["results"]
-            os.remove(out)
-            if merged is None:
-                merged = results
-            else:
-                for total, more in zip(merged, results):
-                    total["step_s"] += more["step_s"]
-        with open(self.path(name + ".json"), "w") as stream:
-            json.dump({"results": merged}, stream, indent=1)
-        return merged
+            records = run_harness(self.args.harness, job["world_size"], experiment,
+                                  self.path(os.path.join("replay", f"{name}_round{round_index}")))
+            for record in records:
+                index = int(record["part"][len("config"):])
+                results[index]["step_s"] += [t / 1e3 for t in record["step_times_ms"]]
+        return results
+
+    def layouts(self, job, caps):
+        """The buckets the job's gradients make at each cap (a replay trial's record of them):
+        caps that bucket the job alike are one configuration."""
+        configs = [{"backend": "gloo", "bucket_cap_mb": cap, "compression": "none"} for cap in caps]
+        experiment = self.replay_experiment(job, configs, "layouts", 0, 1)
+        records = run_harness(self.args.harness, job["world_size"], experiment,
+                              self.path(os.path.join("replay", "layouts")))
+        by_part = {r["part"]: tuple(r["buckets"]["bytes"]) for r in records}
+        return {cap: by_part[f"config{index}"] for index, cap in enumerate(caps)}
 
     def run_defaults(self):
         """One run of the job as it is, unrecorded but for its step times: its steps."""
@@ -124,11 +136,12 @@ class Tuner:
         # The job's own cap first: of caps that bucket the job alike, the plan keeps the job's.
         caps = [job["bucket_cap_mb"]] + sorted({float(c) for c in self.args.caps.split(",")} - {job["bucket_cap_mb"]})
         backends = ["gloo"] + [f"harness:{p}" for p in self.plugins()]
-        first, layouts = [own], {(own["backend"], layout(job, own["bucket_cap_mb"]))}
+        layout = self.layouts(job, caps)
+        first, seen = [own], {(own["backend"], layout[own["bucket_cap_mb"]])}
         for backend in backends:
             for cap in caps:  # caps that bucket the job alike are one configuration
-                if (backend, layout(job, cap)) not in layouts:
-                    layouts.add((backend, layout(job, cap)))
+                if (backend, layout[cap]) not in seen:
+                    seen.add((backend, layout[cap]))
                     first.append({"backend": backend, "bucket_cap_mb": cap, "compression": "none"})
         results = self.replay(job, first, "replay",
                               before_round=lambda: measured_runs.append(self.run_defaults()))
@@ -231,6 +244,9 @@ class Tuner:
         self.say(f"Captured {len(measured)} steps at world {job['world_size']} on {job['backend']}: "
                  f"median step {stats.median(measured) * 1e3:.1f} ms, {job['parameter_count'] / 1e6:.2f} M "
                  f"parameters, bucket_cap_mb {job['bucket_cap_mb']:g}")
+        if job["backend"] != "gloo":
+            raise JobError(f"the job's process group runs on {job['backend']}: tuning starts from "
+                           "PyTorch's gloo, the backend the replay compares every other one with")
         if job["comm_hook"]:
             self.say(f"The job registers its own comm hook ({job['comm_hook']}): plans keep it and use no compression.")
             a.compression = False
@@ -269,6 +285,7 @@ class Tuner:
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python-path", required=True, help="the folder holding harness_torch")
+    parser.add_argument("--harness", required=True, help="the harness binary (build/harness)")
     parser.add_argument("--results-dir", help="default: results/tune/<time> under this directory")
     parser.add_argument("--steps", type=int, default=20, help="steps recorded per run of the job")
     parser.add_argument("--warmup", type=int, default=3, help="steps run before recording")

@@ -1,12 +1,13 @@
 """How scripts/tune runs a user's job: the launch command as the user gave it (torchrun, or
 mpirun with the variables PyTorch reads), its world size, and one run of it with the tune
-recorder injected from outside (harness_tune/inject.py), whose result file it returns."""
+recorder injected from outside (harness_tune/inject.py), whose result file it returns; and how
+it runs the harness's replay trials (mpirun)."""
+import glob
 import json
 import os
 import re
 import socket
 import subprocess
-import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TUNE_PACKAGE = os.path.join(REPO, "bindings", "torch", "tune")
@@ -96,14 +97,27 @@ def run_job(command, mode, out, python_path, steps, warmup, plan=None, timeout=1
         return json.load(stream)
 
 
-def torchrun(world, arguments, python_path, timeout=1800):
-    """harness_tune's own programs (the replay) under torchrun on a free port."""
-    command = [sys.executable, "-m",
-               "torch.distributed.run", "--nnodes", "1", "--rdzv_backend", "c10d",
-               "--rdzv_endpoint", f"127.0.0.1:{free_port()}", "--redirects", "1", "--tee", "1",
-               "--nproc_per_node", str(world)] + arguments
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [TUNE_PACKAGE, python_path, os.environ.get("PYTHONPATH")]))
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
+def run_harness(harness, world, experiment, results_dir, timeout=1800):
+    """An experiment of the harness's (the replay trials) under mpirun, launched as scripts/run
+    launches one; returns its records (trials.jsonl), refusing a trial that did not end ok."""
+    os.makedirs(results_dir, exist_ok=True)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+    command = ["mpirun", "--bind-to", "none", "-np", str(world), harness, experiment,
+               "--results-dir", results_dir, "-q"]
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise JobError("mpirun: no such program (scripts/setup installs Open MPI)") from None
+    except subprocess.TimeoutExpired:
+        raise JobError(f"the replay ran past {timeout} s") from None
+    found = sorted(glob.glob(os.path.join(results_dir, "*", "*", "trials.jsonl")), key=os.path.getmtime)
+    if done.returncode != 0 and not found:
         raise JobError(f"the replay failed (exit {done.returncode}); {last_lines(done.stdout + done.stderr)}")
+    with open(found[-1]) as stream:
+        records = [json.loads(line) for line in stream if line.strip()]
+    for record in records:
+        if record["status"] != "ok":
+            raise JobError(f"the replay of {record['settings']['backend']} at bucket_cap_mb "
+                           f"{record['settings']['bucket_cap_mb']:g} ended {record['status']}: {record['reason']}")
+    return records

@@ -35,6 +35,11 @@ def test_the_plan_lines_name_backend_cap_and_hook():
         'dist.init_process_group("gloo")'
 
 
+def test_the_replay_runs_a_job_backend_on_the_plugin_of_that_name():
+    assert tune.replay_backend("harness:shm") == "shm"
+    assert tune.replay_backend("gloo") == "gloo"
+
+
 def job(**changes):
     step = {"step_s": 0.01, "forward_s": 0.002, "backward_s": 0.005, "ready_s": [0.001],
             "buckets": [], "loss": 0.5}

@@ -4,7 +4,7 @@ BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
 /usr/bin/python3 -c "import torch" 2>/dev/null ||
   { echo "skipped: Debian's python3-torch is not installed (scripts/setup --peer)"; exit 77; }
 export OMP_NUM_THREADS=1
-tune() { scripts/analysis tune --python-path "$BUILD/python" "$@"; }
+tune() { scripts/analysis tune --python-path "$BUILD/python" --harness "$HARNESS" "$@"; }
 # A user's torchrun launch, on a port of its own (--standalone's 29400 may be taken).
 port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 launch=(/usr/bin/python3 -m torch.distributed.run --nnodes 1 --rdzv_backend c10d

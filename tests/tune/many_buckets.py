@@ -1,6 +1,6 @@
 """A DDP job whose gradients fill several buckets (DDP's first bucket of 1 MB, then
 bucket_cap_mb 0.1, layers of unequal sizes): its capture holds DDP's own buckets, which
-harness_tune.bucketing must reproduce."""
+the harness's replay must reproduce."""
 import torch
 import torch.distributed as dist
 from torch import nn

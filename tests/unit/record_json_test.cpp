@@ -62,7 +62,7 @@ void collect_paths(const Json& value, const std::string& prefix, std::set<std::s
 std::set<std::string> listed_paths(RecordKinds kind) {
   std::set<std::string> paths;
   for (const RecordField& field : record_fields())
-    if (field.kinds == RecordKinds::kEvery || field.kinds == kind) paths.insert(field.path);
+    if (includes(field.kinds, kind)) paths.insert(field.path);
   return paths;
 }
 
@@ -86,6 +86,37 @@ TEST(RecordJson, EveryFieldOfACollectiveRecordIsInTheReference) {
   const std::set<std::string> listed = listed_paths(RecordKinds::kCollective);
   for (const std::string& path : written) EXPECT_TRUE(listed.count(path)) << path << " not listed";
   EXPECT_TRUE(written.count("points[].bytes"));
+}
+
+// A replay record with every part, as a replay that timed its steps writes it.
+ReplayRecord filled_replay_record() {
+  ReplayRecord record;
+  record.identity.kind = "replay";
+  record.identity.key = "k";
+  record.backend.emplace();
+  record.job.emplace();
+  record.buckets.emplace();
+  record.buckets->bytes = {1048576, 2048};
+  record.buckets->launch_ms = {3.5, 7.25};
+  record.timing.emplace();
+  record.timing->step_time_ms.emplace();
+  record.timing->slow_steps.emplace();
+  record.step_times_ms = std::vector<double>{10.5, 11};
+  record.machine_speed.emplace();
+  return record;
+}
+
+TEST(RecordJson, EveryFieldOfAReplayRecordIsInTheReferenceAndReadsBack) {
+  const Json written = to_json(filled_replay_record());
+  std::set<std::string> paths;
+  collect_paths(written, "", paths);
+  const std::set<std::string> listed = listed_paths(RecordKinds::kReplay);
+  for (const std::string& path : paths) EXPECT_TRUE(listed.count(path)) << path << " not listed";
+  EXPECT_TRUE(paths.count("buckets.launch_ms"));
+  EXPECT_TRUE(paths.count("step_time_ms.p50"));  // the train record's timing part, shared
+  EXPECT_FALSE(listed.count("loss.final"));      // a train record's own
+  EXPECT_EQ(to_json(read_replay_record(written)), written);
+  EXPECT_EQ(schema_problems(record_schema(), written), std::vector<std::string>{});
 }
 
 TEST(RecordJson, TheRecordVersionAndFrameComeFirst) {

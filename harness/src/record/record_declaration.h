@@ -8,6 +8,7 @@
 #include "record/collective_record.h"
 #include "record/record_field.h"
 #include "record/record_version.h"
+#include "record/replay_record.h"
 #include "record/train_record.h"
 
 namespace harness {
@@ -20,7 +21,7 @@ template <typename V, typename Id, typename End>
 void visit_frame(V& v, Id& id, End& end) {
   v.derived([] { return kRecordVersion; },
             {"record_version", "", "the record's layout; readers refuse a version newer than they know"});
-  v.field(id.kind, {"kind", "", "the trial kind: train or collective"});
+  v.field(id.kind, {"kind", "", "the trial kind: train, collective or replay"});
   v.field(id.part, {"part", "", "the experiment part it belongs to (\"\" for a single-part file)"});
   v.field(id.key, {"key", "", "the trial's identity: a hash of its kind, resolved settings, model "
                               "files' contents, repetition and seed (--resume skips keys already "
@@ -236,7 +237,7 @@ IfPart<Stragglers, StragglersRecord> visit(V& v, Stragglers& s) {
 
 template <typename V, typename Timing>
 IfPart<Timing, StepTimingRecord> visit(V& v, Timing& t) {
-  v.object(t.throughput, {"throughput", "", "speed over the timing phase (null: no step was timed)", kNullable});
+  v.object(t.throughput, {"throughput", "", "speed over the timing phase (null: no step was timed, or a replay: it has no samples)", kNullable});
   v.object(t.step_time_ms, {"step_time_ms", "", "step times of the timing phase (slowest rank per "
                                                 "step; null: no step was timed)", kNullable});
   v.field(t.overlap_fraction, {"overlap_fraction", "", "1 - exposed / comm: the share of "
@@ -328,6 +329,49 @@ IfPart<Record, CollectiveRecord> visit(V& v, Record& r) {
                                     "after the messages: the bound busbw from its size on is "
                                     "read against",
                       kWhen, "the largest message is 64 MB or more"});
+  visit_wall_time(v, r.end);
+}
+
+// --- replay records ----------------------------------------------------------------------
+
+template <typename V, typename Job>
+IfPart<Job, ReplayedJobRecord> visit(V& v, Job& j) {
+  v.field(j.file, {"file", "", "the job.json replayed (settings job)"});
+  v.field(j.backend, {"backend", "", "the job's own process-group backend"});
+  v.field(j.bucket_cap_mb, {"bucket_cap_mb", "MB", "the job's own bucket_cap_mb"});
+  v.field(j.parameters, {"parameters", "elements", "the job's model parameters"});
+  v.field(j.steps, {"steps", "steps", "steps the capture recorded: the replayed step is their median"});
+  v.field(j.step_ms, {"step_ms", "ms", "the job's median step as captured (rank 0): what the "
+                                       "replay of the job's own configuration should predict"});
+  v.field(j.forward_ms, {"forward_ms", "ms", "its median forward, replayed as computation"});
+  v.field(j.backward_compute_ms, {"backward_compute_ms", "ms", "backward start to its last "
+                                                               "gradient, replayed as computation"});
+  v.field(j.finalize_ms, {"finalize_ms", "ms", "backward after its last allreduce was done (DDP "
+                                               "copying the buckets into the gradients), "
+                                               "replayed as computation"});
+  v.field(j.rest_ms, {"rest_ms", "ms", "the rest of the step (optimizer, data), replayed as computation"});
+}
+
+template <typename V, typename Buckets>
+IfPart<Buckets, ReplayedBucketsRecord> visit(V& v, Buckets& b) {
+  v.field(b.bytes, {"bytes", "B", "each bucket's size, in launch order (settings bucket_cap_mb)"});
+  v.field(b.launch_ms, {"launch_ms", "ms", "when each is launched, after backward starts: its "
+                                            "last gradient's ready time in the job"});
+  v.field(b.wire_dtype, {"wire_dtype", "", "the element type sent (settings compression)"});
+}
+
+template <typename V, typename Record>
+IfPart<Record, ReplayRecord> visit(V& v, Record& r) {
+  visit_frame(v, r.identity, r.end);
+  v.object(r.backend, {"backend", "", "the communicator that ran it"});
+  v.object(r.job, {"job", "", "the captured job replayed"});
+  v.object(r.buckets, {"buckets", "", "the job's gradients as this configuration buckets them"});
+  v.inline_part(r.timing, [&](auto& timing) { visit(v, timing); });
+  v.field(r.step_times_ms, {"step_times_ms", "ms", "each timed step, the slowest rank's, in "
+                                                   "order: what configurations are compared by",
+                            kWhen, "steps were timed"});
+  visit(v, r.verdict);
+  v.object(r.machine_speed, {"machine_speed", "", "the quiet-machine gate: what it saw and did"});
   visit_wall_time(v, r.end);
 }
 

@@ -7,6 +7,7 @@ namespace harness {
 
 Json to_json(const TrainRecord& record) { return written(record); }
 Json to_json(const CollectiveRecord& record) { return written(record); }
+Json to_json(const ReplayRecord& record) { return written(record); }
 Json to_json(const TrialIdentity& identity, const TrialEnd& end) {
   return written(FrameRecord{identity, end});
 }

@@ -11,6 +11,7 @@ namespace harness {
 
 Json to_json(const TrainRecord& record);
 Json to_json(const CollectiveRecord& record);
+Json to_json(const ReplayRecord& record);
 // A record of the frame alone (any kind).
 Json to_json(const TrialIdentity& identity, const TrialEnd& end);
 Json to_json(const FrameRecord& record);

@@ -27,6 +27,8 @@ CollectiveRecord read_collective_record(const Json& record) {
   return read_record<CollectiveRecord>(record);
 }
 
+ReplayRecord read_replay_record(const Json& record) { return read_record<ReplayRecord>(record); }
+
 CollectivePoint read_collective_point(const Json& point) {
   return read_record<CollectivePoint>(point);
 }

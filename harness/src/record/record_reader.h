@@ -15,6 +15,7 @@ namespace harness {
 // InputError when the status is missing or unknown.
 TrainRecord read_train_record(const Json& record);
 CollectiveRecord read_collective_record(const Json& record);
+ReplayRecord read_replay_record(const Json& record);
 
 CollectivePoint read_collective_point(const Json& point);
 

@@ -16,27 +16,29 @@ bool has_path(const std::vector<DeclaredField>& rows, const std::string& path) {
                      [&](const DeclaredField& row) { return row.path == path; });
 }
 
-// Every kind's fields once: those both kinds write, then each kind's own.
-RecordField record_field(DeclaredField row, RecordKinds kinds, bool framed) {
-  RecordField field;
-  static_cast<DeclaredField&>(field) = std::move(row);
-  field.kinds = kinds;
-  field.framed = framed;
-  return field;
-}
-
+// Every kind's fields once, in the order the kinds declare them, each with the kinds that
+// write it.
 std::vector<RecordField> build_fields() {
   const auto frame = rows_of<FrameRecord>();
-  const auto train = rows_of<TrainRecord>(), collective = rows_of<CollectiveRecord>();
+  const std::pair<RecordKinds, std::vector<DeclaredField>> kinds[] = {
+      {RecordKinds::kTrain, rows_of<TrainRecord>()},
+      {RecordKinds::kCollective, rows_of<CollectiveRecord>()},
+      {RecordKinds::kReplay, rows_of<ReplayRecord>()}};
   std::vector<RecordField> fields;
-  for (const DeclaredField& row : train) {
-    const bool every = has_path(collective, row.path);
-    fields.push_back(record_field(row, every ? RecordKinds::kEvery : RecordKinds::kTrain,
-                                  has_path(frame, row.path)));
-  }
-  for (const DeclaredField& row : collective)
-    if (!has_path(train, row.path))
-      fields.push_back(record_field(row, RecordKinds::kCollective, false));
+  for (const auto& [kind, rows] : kinds)
+    for (const DeclaredField& row : rows) {
+      const auto known = std::find_if(fields.begin(), fields.end(),
+                                      [&](const RecordField& f) { return f.path == row.path; });
+      if (known != fields.end()) {
+        known->kinds = known->kinds | kind;
+        continue;
+      }
+      RecordField field;
+      static_cast<DeclaredField&>(field) = row;
+      field.kinds = kind;
+      field.framed = has_path(frame, row.path);
+      fields.push_back(std::move(field));
+    }
   return fields;
 }
 
@@ -70,7 +72,11 @@ std::string record_reference_markdown() {
       << kind_table(RecordKinds::kEvery) << "\n## Train records (kind \"train\")\n\n"
       << kind_table(RecordKinds::kTrain)
       << "\n## Collective records (kind \"collective\")\n\n"
-      << kind_table(RecordKinds::kCollective);
+      << kind_table(RecordKinds::kCollective)
+      << "\n## Train and replay records (kinds \"train\" and \"replay\")\n\n"
+      << kind_table(RecordKinds::kTrain | RecordKinds::kReplay)
+      << "\n## Replay records (kind \"replay\")\n\n"
+      << kind_table(RecordKinds::kReplay);
   return out.str();
 }
 

@@ -13,7 +13,21 @@
 
 namespace harness {
 
-enum class RecordKinds { kEvery, kTrain, kCollective };
+// The kinds of record a field is in: a set of flags.
+enum class RecordKinds : unsigned {
+  kTrain = 1,
+  kCollective = 2,
+  kReplay = 4,
+  kEvery = kTrain | kCollective | kReplay,
+};
+
+inline RecordKinds operator|(RecordKinds a, RecordKinds b) {
+  return static_cast<RecordKinds>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+// Whether a field in `kinds` is in records of kind `kind`.
+inline bool includes(RecordKinds kinds, RecordKinds kind) {
+  return (static_cast<unsigned>(kinds) & static_cast<unsigned>(kind)) != 0;
+}
 
 struct RecordField : DeclaredField {
   RecordKinds kinds = RecordKinds::kEvery;

@@ -12,7 +12,7 @@ namespace {
 std::vector<const DeclaredField*> fields_of(RecordKinds kind) {
   std::vector<const DeclaredField*> fields;
   for (const RecordField& field : record_fields())
-    if (field.kinds == RecordKinds::kEvery || field.kinds == kind) fields.push_back(&field);
+    if (includes(field.kinds, kind)) fields.push_back(&field);
   return fields;
 }
 
@@ -45,12 +45,14 @@ Json record_schema() {
           {"description", "One line of trials.jsonl; docs/results-reference.md explains each field."},
           {"type", "object"},
           {"required", frame_required()},
-          {"properties", {{"kind", {{"enum", {"train", "collective"}}}},
+          {"properties", {{"kind", {{"enum", {"train", "collective", "replay"}}}},
                           {"record_version", {{"const", kRecordVersion}}}}},
           {"allOf", {{{"if", kind_is("train")}, {"then", {{"$ref", "#/$defs/train"}}}},
-                     {{"if", kind_is("collective")}, {"then", {{"$ref", "#/$defs/collective"}}}}}},
+                     {{"if", kind_is("collective")}, {"then", {{"$ref", "#/$defs/collective"}}}},
+                     {{"if", kind_is("replay")}, {"then", {{"$ref", "#/$defs/replay"}}}}}},
           {"$defs", {{"train", kind_schema(RecordKinds::kTrain)},
-                     {"collective", kind_schema(RecordKinds::kCollective)}}}};
+                     {"collective", kind_schema(RecordKinds::kCollective)},
+                     {"replay", kind_schema(RecordKinds::kReplay)}}}};
 }
 
 }  // namespace harness

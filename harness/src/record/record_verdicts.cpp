@@ -37,15 +37,25 @@ void timing_reasons(const StepTimingRecord& timing, std::vector<std::string>* re
   if (slow > 0) reasons->push_back(std::to_string(slow) + " slow step(s)");
 }
 
-}  // namespace
-
-void settle_verdict(TrainRecord& record, const std::string& crowding) {
+// A record timed in steps (train, replay): its timing phase and the quiet gate.
+template <typename Record>
+void settle_timed_verdict(Record& record, const std::string& crowding) {
   std::vector<std::string> reasons;
   if (record.timing) timing_reasons(*record.timing, &reasons);
   if (record.machine_speed && !record.machine_speed->last_quiet)
     reasons.push_back(slow_spell(*record.machine_speed));
   record.verdict = verdict_of(reasons);
   record.verdict.oversubscribed = !crowding.empty();
+}
+
+}  // namespace
+
+void settle_verdict(TrainRecord& record, const std::string& crowding) {
+  settle_timed_verdict(record, crowding);
+}
+
+void settle_verdict(ReplayRecord& record, const std::string& crowding) {
+  settle_timed_verdict(record, crowding);
 }
 
 void settle_verdict(CollectiveRecord& record, const std::string& crowding) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "record/collective_record.h"
+#include "record/replay_record.h"
 #include "record/train_record.h"
 
 namespace harness {
@@ -13,6 +14,9 @@ namespace harness {
 // quiet gate could not keep out of the timing phase.
 // oversubscribed: `crowding` says why the group is (mpi/cpu_crowding.h), "" when it is not.
 void settle_verdict(TrainRecord& record, const std::string& crowding = "");
+
+// noisy: as a train record's timing phase (the replayed steps').
+void settle_verdict(ReplayRecord& record, const std::string& crowding = "");
 
 // noisy: any point noisy (its cv above the threshold, or measured in a slow spell).
 void settle_verdict(CollectiveRecord& record, const std::string& crowding = "");

@@ -53,6 +53,12 @@ void take_collective(CollectiveRecord& record, TrialRun* run) {
   collective.points = std::move(*record.points);
 }
 
+void take_replay(ReplayRecord& record, TrialRun* run) {
+  take_frame(record, run);
+  if (!record.timing || !record.timing->step_time_ms || !record.job) return;  // timed nothing
+  run->replay = ReplayFigures{*record.timing->step_time_ms, record.job->step_ms};
+}
+
 void take_frame_only(FrameRecord& record, TrialRun* run) {
   run->identity = std::move(record.identity);
   run->end = std::move(record.end);
@@ -68,6 +74,7 @@ TrialRun trial_run_of(TrialResult result) {
         using Record = std::decay_t<decltype(record)>;
         if constexpr (std::is_same_v<Record, TrainRecord>) take_train(record, &run);
         if constexpr (std::is_same_v<Record, CollectiveRecord>) take_collective(record, &run);
+        if constexpr (std::is_same_v<Record, ReplayRecord>) take_replay(record, &run);
         if constexpr (std::is_same_v<Record, FrameRecord>) take_frame_only(record, &run);
       },
       result);
@@ -76,11 +83,13 @@ TrialRun trial_run_of(TrialResult result) {
 
 TrialRun read_trial_run(Json record) {
   TrialRun run;
-  const bool collective_kind = record.is_object() && record.contains("kind") &&
-                               record["kind"] == Json("collective");
-  if (collective_kind) {
+  const Json kind = record.is_object() && record.contains("kind") ? record["kind"] : Json();
+  if (kind == Json("collective")) {
     CollectiveRecord collective = read_collective_record(record);
     take_collective(collective, &run);
+  } else if (kind == Json("replay")) {
+    ReplayRecord replay = read_replay_record(record);
+    take_replay(replay, &run);
   } else {
     TrainRecord train = read_train_record(record);
     take_train(train, &run);

@@ -36,6 +36,12 @@ struct CollectiveFigures {
   std::vector<CollectivePoint> points;
 };
 
+// What a replay record measured: its step, and the captured job's own.
+struct ReplayFigures {
+  StepTimesRecord step_time_ms;
+  double job_step_ms = 0;
+};
+
 struct TrialRun {
   TrialIdentity identity;
   TrialEnd end;
@@ -44,6 +50,7 @@ struct TrialRun {
   std::optional<MachineSpeedRecord> machine_speed;
   std::optional<TrainFigures> train;            // a record with training figures
   std::optional<CollectiveFigures> collective;  // a record with points
+  std::optional<ReplayFigures> replay;          // a replay with timed steps
   Json json;
 
   bool measured() const { return is_measured(end.status); }

@@ -46,8 +46,17 @@ std::string collective_headline(const CollectiveFigures& collective) {
          " at " + human_bytes(last.bytes);
 }
 
+// A replay's headline: its median step with its interval, beside the captured job's own.
+std::string replay_headline(const ReplayFigures& replay) {
+  const StepTimesRecord& step = replay.step_time_ms;
+  const auto ms = [](double value) { return number(value, "%.1f"); };
+  return "step " + with_interval(step.p50, step.ci95_low, step.ci95_high, ms) +
+         " ms (the job's own: " + ms(replay.job_step_ms) + " ms)";
+}
+
 std::string headline(const TrialRun& run) {
   if (run.train && run.train->timed) return train_headline(*run.train);
+  if (run.replay) return replay_headline(*run.replay);
   if (run.collective) return collective_headline(*run.collective);
   return "";
 }

@@ -4,7 +4,10 @@
 
 #include "collective/collective_trial.h"
 #include "collective/collective_validation.h"
+#include "replay/replay_trial.h"
+#include "replay/replay_validation.h"
 #include "spec/collective_settings.h"
+#include "spec/replay_settings.h"
 #include "spec/train_settings.h"
 #include "train/train_trial.h"
 #include "train/train_validation.h"
@@ -18,6 +21,9 @@ const std::vector<TrialKind>& trial_kinds() {
       define_trial_kind("collective", "allreduce benchmark", &collective_settings_schema,
                         &parse_collective_settings, &validate_collective_trial,
                         &run_collective_trial),
+      define_trial_kind("replay", "a captured PyTorch DDP job's step, replayed (scripts/tune)",
+                        &replay_settings_schema, &parse_replay_settings, &validate_replay_trial,
+                        &run_replay_trial),
   };
   return kinds;
 }

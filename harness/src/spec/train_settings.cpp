@@ -7,8 +7,6 @@ namespace {
 
 const EnumChoice<LrRule> kLrRules[] = {
     {"none", LrRule::kNone}, {"linear", LrRule::kLinear}, {"sqrt", LrRule::kSqrt}};
-const EnumChoice<Compression> kCompressions[] = {
-    {"none", Compression::kNone}, {"fp16", Compression::kFp16}, {"bf16", Compression::kBf16}};
 const EnumChoice<Strategy> kStrategies[] = {{"ddp", Strategy::kDdp},
                                             {"sharded", Strategy::kSharded}};
 const EnumChoice<OptimizerKind> kOptimizers[] = {{"adam", OptimizerKind::kAdam},
@@ -80,7 +78,7 @@ void add_reduction_rows(SettingsTable<S>& table) {
            "broadcast rank 0's fp32 buffers (BatchNorm's running statistics and the like) before "
            "every step, as DDP's broadcast_buffers does (false: only once, before training); "
            "models without buffers send nothing")
-      .add_choice("compression", &S::compression, kCompressions,
+      .add_choice("compression", &S::compression, kCompressionChoices,
                   "cast each bucket to this type for the allreduce and back after (the backend "
                   "must list the type); the loss is averaged apart, in fp32, so that it compares "
                   "across compressions and strategies")
@@ -133,8 +131,11 @@ const Schema& train_settings_schema() {
   return schema;
 }
 
+const EnumChoice<Compression> kCompressionChoices[3] = {
+    {"none", Compression::kNone}, {"fp16", Compression::kFp16}, {"bf16", Compression::kBf16}};
+
 const char* compression_name(Compression compression) {
-  return choice_word(compression, kCompressions);
+  return choice_word(compression, kCompressionChoices);
 }
 
 const char* strategy_name(Strategy strategy) { return choice_word(strategy, kStrategies); }

@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "harness/plugin/types.h"
 #include "spec/dataset_settings.h"
+#include "spec/enum_choice.h"
 #include "spec/quiet_gate_settings.h"
 #include "spec/schema.h"
 
@@ -69,6 +70,8 @@ struct TrainSettings {
 // The fields of "settings" for experiments of kind "train", derived from the declaration.
 const Schema& train_settings_schema();
 
+// The words of "compression", shared by every kind that compresses gradients.
+extern const EnumChoice<Compression> kCompressionChoices[3];
 const char* compression_name(Compression compression);
 const char* strategy_name(Strategy strategy);
 // The element type gradients travel in: fp32, or the compressed type.

@@ -69,20 +69,26 @@ Json apply_point(const Axes& axes, const std::vector<std::size_t>& digits, Json*
 // Each file read once per expansion, however many trials name it.
 using FileHashes = std::map<std::string, std::optional<std::string>>;
 
-// A model parameter that names a file: "path" or "..._path" with a string value. A file that
-// cannot be read has no hash here; validation says why.
+void hash_file(const std::string& name, const std::string& path, FileHashes* cache, Json* files) {
+  auto found = cache->find(path);
+  if (found == cache->end()) found = cache->emplace(path, file_content_hash(path)).first;
+  if (found->second) (*files)[name] = *found->second;
+}
+
+// The files a trial reads, by setting: a model parameter that names a file ("path" or
+// "..._path" with a string value), and a replay's job. A file that cannot be read has no hash
+// here; validation says why.
 Json hash_model_files(const Json& settings, FileHashes* cache) {
   Json files = Json::object();
+  if (const Json* job = find_path(settings, "job"); job && job->is_string() && !job->get<std::string>().empty())
+    hash_file("job", job->get<std::string>(), cache, &files);
   const Json* params = find_path(settings, "model_params");
   if (!params || !params->is_object()) return files;
   for (const auto& [name, value] : params->items()) {
     const bool names_file =
         name == "path" || (name.size() > 5 && name.compare(name.size() - 5, 5, "_path") == 0);
-    if (!names_file || !value.is_string()) continue;
-    const std::string& path = value.get_ref<const std::string&>();
-    auto found = cache->find(path);
-    if (found == cache->end()) found = cache->emplace(path, file_content_hash(path)).first;
-    if (found->second) files[name] = *found->second;
+    if (names_file && value.is_string())
+      hash_file(name, value.get_ref<const std::string&>(), cache, &files);
   }
   return files;
 }
@@ -220,11 +226,25 @@ void order_trials(TrialOrder order, std::uint64_t seed, std::vector<Trial>* tria
   for (std::size_t i = 0; i < trials->size(); ++i) (*trials)[i].index = i;
 }
 
+namespace {
+
+// The dotted setting that names the file a trial's model_files entry `name` hashes: a replay's
+// job, or a model parameter.
+std::string file_setting(const Json& settings, const std::string& name) {
+  return name == "job" && !settings.contains("model_params") ? "job" : "model_params." + name;
+}
+
+std::string file_path(const Json& settings, const std::string& name) {
+  return find_path(settings, file_setting(settings, name))->get<std::string>();
+}
+
+}  // namespace
+
 Json model_file_hashes(const std::vector<Trial>& trials) {
   Json files = Json::object();
   for (const auto& trial : trials)
     for (const auto& [name, hash] : trial.model_files.items())
-      files[trial.settings["model_params"][name].get<std::string>()] = hash;
+      files[file_path(trial.settings, name)] = hash;
   return files;
 }
 
@@ -235,8 +255,8 @@ std::string changed_model_files(const Trial& trial) {
   for (const auto& [name, planned] : trial.model_files.items()) {
     const std::string current = now.contains(name) ? now[name].get<std::string>() : "unreadable";
     if (current == planned) continue;
-    changed += (changed.empty() ? "" : "; ") + std::string("model_params.") + name + ": " +
-               trial.settings["model_params"][name].get<std::string>() +
+    changed += (changed.empty() ? "" : "; ") + file_setting(trial.settings, name) + ": " +
+               file_path(trial.settings, name) +
                " changed since the sweep was planned (content hash " + planned.get<std::string>() +
                " then, " + current +
                " now): the trial's key and meta.json name the first content, so it is not "

@@ -52,7 +52,7 @@ std::optional<double> overlap_fraction(const RankMedians& mean) {
 // Rank 0: the record's timing from the slowest-rank sample and every rank's medians.
 StepTimingRecord describe(const SampleSummary& step, const std::vector<RankMedians>& ranks,
                           const StepSamples& samples, double wall_seconds,
-                          const TrainSettings& settings) {
+                          const NoiseLimits& limits) {
   const double global_batch = static_cast<double>(samples.samples_per_step * ranks.size());
   const double steps = static_cast<double>(samples.steps());
   ThroughputRecord throughput;
@@ -90,7 +90,7 @@ StepTimingRecord describe(const SampleSummary& step, const std::vector<RankMedia
   timing.throughput = throughput;
   timing.step_time_ms = times;
   timing.overlap_fraction = overlap_fraction(mean);
-  timing.noise_cv_threshold = settings.noise_cv_threshold;
+  timing.noise_cv_threshold = limits.noise_cv_threshold;
   return timing;
 }
 
@@ -106,7 +106,7 @@ std::size_t count_slow(const std::vector<double>& seconds, double factor) {
 
 StepTimingRecord summarise_step_timing(const StepSamples& samples,
                                        const std::vector<double>& training_steps,
-                                       const TrainSettings& settings, const TrialContext& context) {
+                                       const NoiseLimits& limits, const TrialContext& context) {
   const bool leader = context.rank == 0;
   if (samples.steps() == 0) return {};
   const MPI_Comm comm = context.comm;
@@ -115,12 +115,12 @@ StepTimingRecord summarise_step_timing(const StepSamples& samples,
   const auto ranks = gather_medians(samples, context);
   const double wall = max_over_ranks(samples.wall_seconds, comm, watchdog);
   const double slow_training = max_over_ranks(
-      static_cast<double>(count_slow(training_steps, settings.slow_step_factor)), comm, watchdog);
+      static_cast<double>(count_slow(training_steps, limits.slow_step_factor)), comm, watchdog);
   std::optional<StragglersRecord> stragglers =
       summarise_arrivals(samples.arrival_ns, comm, watchdog);
   if (!leader) return {};
-  StepTimingRecord timing = describe(summarise(slowest), ranks, samples, wall, settings);
-  timing.slow_steps = SlowStepsRecord{count_slow(slowest, settings.slow_step_factor),
+  StepTimingRecord timing = describe(summarise(slowest), ranks, samples, wall, limits);
+  timing.slow_steps = SlowStepsRecord{count_slow(slowest, limits.slow_step_factor),
                                       static_cast<std::size_t>(slow_training)};
   timing.stragglers = std::move(stragglers);
   return timing;

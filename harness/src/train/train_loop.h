@@ -20,6 +20,7 @@
 #include "train/distributed_sampler.h"
 #include "train/gradient_reducer.h"
 #include "train/lr_schedule.h"
+#include "train/step_samples.h"
 #include "train/training_setup.h"
 #include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
@@ -43,20 +44,6 @@ struct TrainOutcome {
   std::optional<double> seconds_to_target;
   double train_seconds = 0;
   std::vector<double> step_seconds;  // this rank's, every training step
-};
-
-// This rank's durations of the timing phase's steps, one entry per step in each vector.
-struct StepSamples {
-  std::vector<double> total_s;
-  std::vector<double> compute_s;       // forward and backward (gradient packing included)
-  std::vector<double> exposed_comm_s;  // waiting for communication after backward
-  std::vector<double> comm_s;          // the allreduces themselves, overlapped or not
-  std::vector<double> optimizer_s;
-  std::vector<std::int64_t> arrival_ns;  // steady clock when backward ended
-  std::size_t samples_per_step = 0;      // this rank's batch
-  double wall_seconds = 0;               // the whole phase on this rank
-
-  std::size_t steps() const { return total_s.size(); }
 };
 
 class FlatParameters;

@@ -266,7 +266,8 @@ TrialResult run_train_trial(const TrainSettings& settings, const Trial& trial,
     const StepSamples samples =
         outcome.status == TrialStatus::kOk ? loop.time_steps(gate) : StepSamples{};
     StepTimingRecord timing =
-        summarise_step_timing(samples, outcome.step_seconds, settings, context);
+        summarise_step_timing(samples, outcome.step_seconds,
+                              {settings.noise_cv_threshold, settings.slow_step_factor}, context);
     const Json trace = timeline.gather(context.comm, context.watchdog);
     if (context.rank != 0) return finish(outcome.status, outcome.reason);
     record.training = describe_training(outcome, replicas, reducer.wire_bytes_per_step());

@@ -129,22 +129,6 @@ void check_model(const TrainSettings& settings, const PluginHandle& model, const
   }
 }
 
-// Compressed gradients are reduced in the narrow type, so the backend must list it: every
-// communicator of a composition (a hierarchical backend's levels) as if it ran alone.
-void check_compression(const TrainSettings& settings, const PluginHandle& backend,
-                       ValidationContext& context) {
-  const plugin::DType wire = wire_dtype(settings.compression);
-  const auto dtypes = communicator_capabilities(backend).dtypes;
-  if (std::find(dtypes.begin(), dtypes.end(), wire) != dtypes.end()) return;
-  std::string listed;
-  for (plugin::DType dtype : dtypes)
-    listed += (listed.empty() ? "" : ", ") + std::string(plugin::dtype_name(dtype));
-  context.add("compression", std::string("backend \"") + backend.name + "\" does not reduce " +
-                                 plugin::dtype_name(wire) + " (it lists " + listed +
-                                 "); use compression none or a backend that lists " +
-                                 plugin::dtype_name(wire));
-}
-
 // A setting the trial's choices do not read would be silently ignored: the data set kind's
 // fields, and sgd's momentum.
 void check_settings_read(const TrainSettings& settings, ValidationContext& context) {
@@ -182,8 +166,7 @@ void validate_train_trial(const TrainSettings& settings, ValidationContext& cont
   check_settings_read(settings, context);
   check_warmup_steps(settings, context);
   const auto communicators = check_backend(context, settings.backend, settings.backend_params);
-  for (const PluginHandle* communicator : communicators)
-    check_compression(settings, *communicator, context);
+  check_compression(context, communicators, settings.compression);
   if (settings.strategy == Strategy::kSharded)
     check_offered(context, "strategy", settings.backend, communicators,
                   {plugin::Collective::kReduceScatter, plugin::Collective::kAllgather},

@@ -8,6 +8,7 @@
 #include "harness/plugin/types.h"
 #include "harness/plugin/version.h"
 #include "loader/plugin_registry.h"
+#include "spec/train_settings.h"
 #include "trial/validation_context.h"
 
 namespace harness {
@@ -23,6 +24,12 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
 // same rules as that backend alone, or none when one was not found or not built.
 std::vector<const PluginHandle*> check_backend(ValidationContext& context,
                                                const std::string& backend, const Json& params);
+
+// Compressed gradients are reduced in the narrow type, so each communicator must list it (a
+// composition's levels each as if it ran alone); reported at "compression".
+void check_compression(ValidationContext& context,
+                       const std::vector<const PluginHandle*>& communicators,
+                       Compression compression);
 
 // What a backend offers: a composed backend allreduces and broadcasts (it runs the other
 // collectives of none of its levels); a plugin lists its collectives in its capabilities.

@@ -1,0 +1,182 @@
+#include "replay/captured_job.h"
+
+#include <algorithm>
+
+#include "common/input_error.h"
+#include "common/json.h"
+#include "common/regular_file.h"
+#include "common/strict_json.h"
+#include "metrics/statistics.h"
+
+namespace harness {
+namespace {
+
+// A field of one object of the file, read by its declared name, with the path to it.
+class FieldReader {
+ public:
+  FieldReader(const std::string& file, const Json& object, std::string where)
+      : file_(file), object_(object), where_(std::move(where)) {
+    if (!object.is_object()) fail("", "is not a JSON object");
+  }
+
+  const Json& value(const char* name, bool (Json::*is_type)() const, const char* expected) const {
+    const auto found = object_.find(name);
+    if (found == object_.end()) fail(name, std::string("is missing (expected ") + expected + ")");
+    if (!((*found).*is_type)())
+      fail(name, "is " + found->dump().substr(0, 60) + ", expected " + expected);
+    return *found;
+  }
+  double number(const char* name) const {
+    return value(name, &Json::is_number, "a number").get<double>();
+  }
+  double positive(const char* name) const {
+    const double x = number(name);
+    if (!(x > 0)) fail(name, "is " + std::to_string(x) + ", expected a number above 0");
+    return x;
+  }
+  double seconds(const char* name) const {
+    const double x = number(name);
+    if (x < 0) fail(name, "is " + std::to_string(x) + ", expected seconds (>= 0)");
+    return x;
+  }
+  std::int64_t count(const char* name) const {
+    const Json& x = value(name, &Json::is_number_integer, "a whole number");
+    if (x.get<std::int64_t>() < 0) fail(name, "is negative, expected a count (>= 0)");
+    return x.get<std::int64_t>();
+  }
+  std::string text(const char* name) const {
+    return value(name, &Json::is_string, "a string").get<std::string>();
+  }
+  const Json& list(const char* name) const { return value(name, &Json::is_array, "an array"); }
+  bool flag(const char* name) const {
+    return value(name, &Json::is_boolean, "true or false").get<bool>();
+  }
+  std::string where(const char* name) const {
+    return where_.empty() ? name : where_ + "." + name;
+  }
+  [[noreturn]] void fail(const std::string& name, const std::string& problem) const {
+    const std::string field = name.empty() ? where_ : where(name.c_str());
+    throw InputError(file_ + ": " + (field.empty() ? "the document" : "field \"" + field + "\"") +
+                     " " + problem);
+  }
+
+ private:
+  const std::string& file_;
+  const Json& object_;
+  std::string where_;
+};
+
+std::string indexed(const std::string& list, std::size_t i) {
+  return list + "[" + std::to_string(i) + "]";
+}
+
+CapturedParameter read_parameter(const std::string& file, const Json& json, std::size_t i) {
+  const FieldReader fields(file, json, indexed("parameters", i));
+  CapturedParameter parameter{fields.count("numel"), fields.text("dtype"),
+                              fields.flag("requires_grad")};
+  if (captured_element_bytes(parameter.dtype) == 0)
+    fields.fail("dtype", "is \"" + parameter.dtype +
+                             "\", expected float32, float64, float16 or bfloat16");
+  return parameter;
+}
+
+CapturedStep read_step(const std::string& file, const Json& json, std::size_t i,
+                       std::size_t parameters) {
+  const FieldReader fields(file, json, indexed("steps", i));
+  CapturedStep step{fields.seconds("step_s"), fields.seconds("forward_s"),
+                    fields.seconds("backward_s"), {}, std::nullopt};
+  const Json& ready = fields.list("ready_s");
+  if (ready.size() != parameters)
+    fields.fail("ready_s", "has " + std::to_string(ready.size()) + " entries for " +
+                               std::to_string(parameters) + " parameters");
+  for (const Json& moment : ready) {
+    if (moment.is_null()) {
+      step.ready_s.emplace_back();
+    } else if (moment.is_number() && moment.get<double>() >= 0) {
+      step.ready_s.emplace_back(moment.get<double>());
+    } else {
+      fields.fail("ready_s", "holds " + moment.dump().substr(0, 60) +
+                                 ", expected seconds (>= 0) or null");
+    }
+  }
+  for (const Json& bucket : fields.list("buckets")) {
+    const auto done = bucket.is_object() ? bucket.find("done_s") : bucket.end();
+    if (done != bucket.end() && done->is_number())
+      step.last_done_s = std::max(step.last_done_s.value_or(0.0), done->get<double>());
+  }
+  return step;
+}
+
+double median_of(const std::vector<CapturedStep>& steps, double CapturedStep::*phase) {
+  std::vector<double> values;
+  for (const CapturedStep& step : steps) values.push_back(step.*phase);
+  return percentile(values, 50);
+}
+
+}  // namespace
+
+std::size_t captured_element_bytes(const std::string& dtype) {
+  if (dtype == "float32") return 4;
+  if (dtype == "float64") return 8;
+  if (dtype == "float16" || dtype == "bfloat16") return 2;
+  return 0;
+}
+
+CapturedJob read_captured_job(const std::string& path) {
+  const StrictJson parsed = parse_strict_json(read_regular_file(path, "a job.json"));
+  if (!parsed.problem.empty())
+    throw InputError(path + ":" + std::to_string(parsed.line) + ": " + parsed.problem);
+  const FieldReader fields(path, parsed.value, "");
+  const std::int64_t version = fields.count("job_version");
+  if (version > kJobVersion)
+    fields.fail("job_version", "is " + std::to_string(version) + ", newer than this reader's " +
+                                   std::to_string(kJobVersion) + ": use a newer harness");
+  CapturedJob job;
+  const std::int64_t world = fields.count("world_size");
+  if (world < 1 || world > 65536) fields.fail("world_size", "is outside [1, 65536]");
+  job.world_size = static_cast<int>(world);
+  job.backend = fields.text("backend");
+  job.bucket_cap_mb = fields.positive("bucket_cap_mb");
+  job.first_bucket_mb = fields.positive("first_bucket_mb");
+  const Json& parameters = fields.list("parameters");
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    job.parameters.push_back(read_parameter(path, parameters[i], i));
+  const Json& steps = fields.list("steps");
+  if (steps.empty()) fields.fail("steps", "is empty: the capture recorded no step");
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    job.steps.push_back(read_step(path, steps[i], i, job.parameters.size()));
+  return job;
+}
+
+double JobTimeline::backward_compute_s() const {
+  double last = 0;
+  for (const auto& moment : ready_s)
+    if (moment) last = std::max(last, *moment);
+  return last;
+}
+
+JobTimeline median_timeline(const CapturedJob& job) {
+  JobTimeline timeline;
+  timeline.forward_s = median_of(job.steps, &CapturedStep::forward_s);
+  const double backward_s = median_of(job.steps, &CapturedStep::backward_s);
+  const double step_s = median_of(job.steps, &CapturedStep::step_s);
+  timeline.rest_s = std::max(0.0, step_s - timeline.forward_s - backward_s);
+  std::vector<double> finalize;
+  for (const CapturedStep& step : job.steps)
+    if (step.last_done_s) finalize.push_back(std::max(0.0, step.backward_s - *step.last_done_s));
+  if (!finalize.empty()) timeline.finalize_s = percentile(finalize, 50);
+  for (std::size_t p = 0; p < job.parameters.size(); ++p) {
+    std::vector<double> moments;
+    for (const CapturedStep& step : job.steps)
+      if (step.ready_s[p]) moments.push_back(*step.ready_s[p]);
+    if (!moments.empty())
+      timeline.ready_s.emplace_back(percentile(moments, 50));
+    else if (job.parameters[p].requires_grad)
+      timeline.ready_s.emplace_back(0.0);
+    else
+      timeline.ready_s.emplace_back();
+  }
+  return timeline;
+}
+
+}  // namespace harness

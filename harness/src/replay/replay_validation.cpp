@@ -1,0 +1,50 @@
+#include "replay/replay_validation.h"
+
+#include <optional>
+
+#include "replay/captured_job.h"
+#include "trial/plugin_validation.h"
+
+namespace harness {
+namespace {
+
+// The job, or nothing after saying why (once per file: a sweep names it in every trial).
+std::optional<CapturedJob> read_or_report(const ReplaySettings& settings,
+                                          ValidationContext& context) {
+  if (settings.job.empty()) {
+    context.add("job", "is empty: give the job.json scripts/tune captured (scripts/tune "
+                       "--capture-only -- <your launch command> writes one)");
+    return std::nullopt;
+  }
+  try {
+    return read_captured_job(settings.job);
+  } catch (const std::exception& e) {
+    if (context.first_time("replay job " + settings.job)) context.add("job", e.what());
+    return std::nullopt;
+  }
+}
+
+void check_world_size(const ReplaySettings& settings, const CapturedJob& job,
+                      ValidationContext& context) {
+  if (job.world_size == settings.world_size) return;
+  context.add("world_size", std::to_string(settings.world_size) + " differs from the world size " +
+                                std::to_string(job.world_size) + " " + settings.job +
+                                " was captured at: a job replays at its own world size");
+}
+
+void check_step_bounds(const ReplaySettings& settings, ValidationContext& context) {
+  if (settings.max_steps < settings.min_steps)
+    context.add("max_steps", "is " + std::to_string(settings.max_steps) + ", below min_steps = " +
+                                 std::to_string(settings.min_steps) + "; give max_steps >= min_steps");
+}
+
+}  // namespace
+
+void validate_replay_trial(const ReplaySettings& settings, ValidationContext& context) {
+  check_step_bounds(settings, context);
+  check_compression(context, check_backend(context, settings.backend, settings.backend_params),
+                    settings.compression);
+  if (const auto job = read_or_report(settings, context)) check_world_size(settings, *job, context);
+}
+
+}  // namespace harness

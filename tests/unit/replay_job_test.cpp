@@ -1,0 +1,120 @@
+// The replay's reading of a captured job (replay/captured_job.h) and the buckets it makes of it
+// (replay/ddp_buckets.h): DDP's rules, and refusals that name the file and the field.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "common/input_error.h"
+#include "common/json.h"
+#include "replay/captured_job.h"
+#include "replay/ddp_buckets.h"
+
+namespace harness {
+namespace {
+
+constexpr double kMb = 1024.0 * 1024.0;
+
+// A job of `sizes` fp32 parameters (elements) whose gradients were ready at `ready` (seconds
+// after forward end), the same in each of its two steps.
+Json job_json(const std::vector<std::int64_t>& sizes, const std::vector<Json>& ready) {
+  Json parameters = Json::array();
+  for (const std::int64_t numel : sizes)
+    parameters.push_back({{"numel", numel}, {"dtype", "float32"}, {"requires_grad", true}});
+  Json step = {{"step_s", 0.1}, {"forward_s", 0.02}, {"backward_s", 0.05}, {"ready_s", ready},
+               {"buckets", {{{"done_s", 0.045}}}}, {"loss", 1.0}};
+  return {{"job_version", 1}, {"command", {"train.py"}}, {"world_size", 2},
+          {"backend", "gloo"}, {"bucket_cap_mb", 25}, {"first_bucket_mb", 1},
+          {"comm_hook", ""}, {"parameters", parameters}, {"parameter_count", 0},
+          {"warmup_steps", 1}, {"steps", {step, step}}};
+}
+
+std::string written(const Json& job) {
+  const std::string path = testing::TempDir() + "replay_job_test.json";
+  std::ofstream(path) << job.dump();
+  return path;
+}
+
+std::string refusal(const Json& job) {
+  try {
+    read_captured_job(written(job));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CapturedJob, ReadsTheFieldsAndTheMedianStep) {
+  const CapturedJob job = read_captured_job(written(job_json({10, 20}, {0.03, 0.01})));
+  EXPECT_EQ(job.world_size, 2);
+  EXPECT_EQ(job.backend, "gloo");
+  ASSERT_EQ(job.parameters.size(), 2u);
+  const JobTimeline timeline = median_timeline(job);
+  EXPECT_DOUBLE_EQ(timeline.forward_s, 0.02);
+  EXPECT_NEAR(timeline.rest_s, 0.03, 1e-12);
+  EXPECT_DOUBLE_EQ(timeline.backward_compute_s(), 0.03);
+  EXPECT_NEAR(timeline.finalize_s, 0.005, 1e-12);  // backward's 0.05 after the last done 0.045
+}
+
+TEST(CapturedJob, RefusesNamingTheFileAndTheField) {
+  Json job = job_json({10}, {0.01});
+  job.erase("world_size");
+  EXPECT_NE(refusal(job).find("field \"world_size\" is missing"), std::string::npos) << refusal(job);
+  job = job_json({10}, {0.01});
+  job["steps"][1]["ready_s"] = {0.01, 0.02};
+  EXPECT_NE(refusal(job).find("field \"steps[1].ready_s\" has 2 entries for 1 parameters"),
+            std::string::npos)
+      << refusal(job);
+  job = job_json({10}, {0.01});
+  job["parameters"][0]["dtype"] = "int64";
+  EXPECT_NE(refusal(job).find("\"parameters[0].dtype\" is \"int64\""), std::string::npos)
+      << refusal(job);
+  job = job_json({10}, {0.01});
+  job["job_version"] = 2;
+  EXPECT_NE(refusal(job).find("newer than this reader's 1"), std::string::npos) << refusal(job);
+  job = job_json({10}, {0.01});
+  job["steps"] = Json::array();
+  EXPECT_NE(refusal(job).find("recorded no step"), std::string::npos) << refusal(job);
+  EXPECT_NE(refusal(job).find("replay_job_test.json"), std::string::npos) << refusal(job);
+}
+
+std::vector<ReplayBucket> buckets_of(const std::vector<std::int64_t>& sizes,
+                                     const std::vector<Json>& ready, double cap_mb) {
+  const CapturedJob job = read_captured_job(written(job_json(sizes, ready)));
+  return ddp_buckets(job, median_timeline(job), cap_mb);
+}
+
+// DDP's rules: gradients in the order backward made them; the first bucket closes at the first
+// cap (1 MB), the others at bucket_cap_mb, once they reach it; each launched when its last
+// gradient is ready.
+TEST(DdpBuckets, FollowTheReadyOrderAndBothCaps) {
+  const std::int64_t quarter = static_cast<std::int64_t>(kMb / 4 / 4);  // 1/4 MB of fp32
+  // Ready in the order 4 (8 elements), 3, 2, 1, 0: the first bucket reaches 1 MB only with the
+  // last quarter.
+  const auto one = buckets_of({quarter, quarter, quarter, quarter, 8},
+                              {0.04, 0.03, 0.02, 0.01, 0.005}, 0.5);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].bytes, 32u + static_cast<std::uint64_t>(kMb));
+  EXPECT_DOUBLE_EQ(one[0].launch_s, 0.04);
+  // 1 MB closes the first bucket alone; two quarters reach 0.5 MB; the last stays open.
+  const auto three = buckets_of({4 * quarter, quarter, quarter, quarter}, {0.01, 0.02, 0.03, 0.04}, 0.5);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(three[0].bytes, static_cast<std::uint64_t>(kMb));
+  EXPECT_EQ(three[1].bytes, static_cast<std::uint64_t>(kMb / 2));
+  EXPECT_DOUBLE_EQ(three[1].launch_s, 0.03);
+  EXPECT_DOUBLE_EQ(three[2].launch_s, 0.04);
+}
+
+TEST(DdpBuckets, AParameterNeverReachedIsReadyWhenBackwardStarts) {
+  const JobTimeline timeline =
+      median_timeline(read_captured_job(written(job_json({4, 4}, {0.02, nullptr}))));
+  ASSERT_TRUE(timeline.ready_s[1].has_value());
+  EXPECT_DOUBLE_EQ(*timeline.ready_s[1], 0.0);
+  const auto buckets = buckets_of({4, 4}, {0.02, nullptr}, 25);
+  ASSERT_EQ(buckets.size(), 1u);
+  EXPECT_EQ(buckets[0].bytes, 32u);
+}
+
+}  // namespace
+}  // namespace harness
