@@ -1,11 +1,14 @@
 """scripts/tune's pieces that need no job: the launch command's world size, the ratio and its
 interval, the plan's lines, and the job and plan files' readers."""
 import json
+import sys
 
 import pytest
 
 from harness_analysis import tune, tune_launch
-from harness_tune import job_file
+
+sys.path.insert(0, tune_launch.TUNE_PACKAGE)  # harness_tune, the package put into users' jobs
+from harness_tune import job_file  # noqa: E402
 
 
 def test_world_size_of_torchrun_and_mpirun_commands():

@@ -1,5 +1,6 @@
 # Real records against the record's one declaration, in both languages: a training trial
-# (tabular with a target loss and a timeline, and a sequence model) and a collective trial follow
+# (tabular with a target loss and a timeline, and a sequence model), a collective trial and a
+# replay of a captured job (tests/fixtures/job.json) follow
 # the JSON Schema (harness --record-schema) by the harness's checker (--check-records) and the
 # scripts' (record_schema.py), which report a broken record in the same words; they carry only
 # fields the reference lists (harness --record-fields) and every field listed as always there.
@@ -18,7 +19,10 @@ cat > "$WORK/keys.json" <<'JSON'
    "settings": {"model": "lstm", "epochs": 1, "world_size": 2, "min_time_s": 0.2,
                 "dataset": {"kind": "synthetic_series", "length": 400, "dim": 2, "events": 3, "window": 8, "stride": 4}}},
   {"name": "collective", "kind": "collective",
-   "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 64, "step_factor": 4, "iters": 2, "warmup_iters": 1}}]}
+   "settings": {"world_size": 2, "min_bytes": 4, "max_bytes": 64, "step_factor": 4, "iters": 2, "warmup_iters": 1}},
+  {"name": "replay", "kind": "replay",
+   "settings": {"job": "tests/fixtures/job.json", "world_size": 2, "backend": "shm", "bucket_cap_mb": 0.5,
+                "min_steps": 3, "min_time_s": 0.1}}]}
 JSON
 $MPIRUN -np 2 "$HARNESS" "$WORK/keys.json" --results-dir "$WORK/r" -q
 "$HARNESS" --record-fields >"$WORK/reference.md"
@@ -28,12 +32,16 @@ import json, os, sys
 d, reference = sys.argv[1], sys.argv[2]
 
 # The reference's rows: | `path` | type | unit | present | meaning |, under one heading per kind.
-listed = {"every": {}, "train": {}, "collective": {}, "search": {}, "meta": {}}
+listed = {"every": {}, "train": {}, "collective": {}, "replay": {}, "train and replay": {},
+          "search": {}, "meta": {}}
 section = None
 for line in open(reference):
     if line.startswith("## "):
-        section = ("every" if "Every record" in line else "train" if "Train records" in line else
+        section = ("every" if "Every record" in line else
+                   "train and replay" if "Train and replay records" in line else
+                   "train" if "Train records" in line else
                    "collective" if "Collective records" in line else
+                   "replay" if "Replay records" in line else
                    "meta" if "meta.json" in line else "search")
     elif line.startswith("| `"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -54,11 +62,12 @@ def paths(value, prefix=""):
     return out
 
 records = [json.loads(l) for l in open(os.path.join(d, "trials.jsonl"))]
-assert len(records) == 3 and all(r["status"] == "ok" for r in records), \
+assert len(records) == 4 and all(r["status"] == "ok" for r in records), \
     [(r["part"], r["reason"]) for r in records]
 for r in records:
     assert r["record_version"] == 3, r.get("record_version")
-    fields = dict(listed["every"], **listed[r["kind"]])
+    fields = dict(listed["every"], **listed[r["kind"]],
+                  **(listed["train and replay"] if r["kind"] in ("train", "replay") else {}))
     got = paths(r)
     unlisted = sorted(got - set(fields))
     missing = sorted(p for p, present in fields.items() if present == "always" and p not in got)
@@ -69,8 +78,14 @@ for r in records:
 crowded = len(os.sched_getaffinity(0)) < 2
 assert all(r["oversubscribed"] is crowded for r in records), [r["oversubscribed"] for r in records]
 for part, path in (("tabular", "trace_file"), ("tabular", "target.reached"),
-                   ("sequence", "detection_points.auroc")):
+                   ("sequence", "detection_points.auroc"), ("replay", "step_times_ms")):
     assert path in paths(next(r for r in records if r["part"] == part)), (part, path)
+
+# The replay re-made the fixture's buckets as DDP made them: the 1 MB gradient, ready first,
+# fills the first bucket (1 MB cap) alone; the two small ones share the second.
+replay = next(r for r in records if r["part"] == "replay")
+assert replay["buckets"]["bytes"] == [1048576, 5120], replay["buckets"]
+assert len(replay["step_times_ms"]) == replay["timing"]["steps"] >= 3, replay["timing"]
 
 # meta.json of a finished run: every key listed, every always-there field present.
 meta = json.load(open(os.path.join(d, "meta.json")))
