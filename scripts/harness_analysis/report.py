@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import advice, answer, lr_scaling, method, model_section, overlap, plots, search, statuses, strategy, units
+from . import advice, answer, lr_scaling, method, model_section, overlap, plots, replay, search, statuses, strategy, units
 from .frames import (CONFIGURATION, MEASURED, collective_frame, estimator_words, measured_label,
                      oversubscribed_worlds, point_intervals, train_frame, varied, varied_measures,
                      with_bus_traffic)
@@ -251,7 +251,7 @@ def build(results, out, machine):
     crowded = oversubscribed_worlds(results.records, run.meta)
     lines = answer.answer_lines(run.ok, run.coll, lambda world: world in crowded,
                                 search.answer_lines(searched) + lr_answers + overlap.answer_lines(run.ok)
-                                + strategy.answer_lines(run.ok),
+                                + strategy.answer_lines(run.ok) + replay.answer_lines(run.records),
                                 oversubscribed_rule=run.meta.oversubscribed.rule)
     facts = method.Facts(run.records, run.meta, run.ok, run.coll, results.aggregates, machine.memcpy_gbps)
     sections = ["\n".join(header(run)), answer.section(lines), search.section(searched),

@@ -17,23 +17,12 @@ import argparse
 import datetime
 import json
 import os
-import random
 import sys
 
 from . import stats
 from .tune_launch import JobError, check_world, run_harness, run_job
 
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
-BOOTSTRAP = 2000
-
-
-def ratio_interval(baseline, candidate, seed=1):
-    """median(baseline) / median(candidate), with a 95% bootstrap interval: > 1 means the
-    candidate's steps are shorter."""
-    rng = random.Random(seed)
-    ratios = sorted(stats.median(rng.choices(baseline, k=len(baseline))) /
-                    stats.median(rng.choices(candidate, k=len(candidate))) for _ in range(BOOTSTRAP))
-    return stats.median(baseline) / stats.median(candidate), ratios[int(0.025 * BOOTSTRAP)], ratios[int(0.975 * BOOTSTRAP) - 1]
 
 
 def describe(config):
@@ -181,7 +170,7 @@ class Tuner:
         """Configurations predicted faster than the job's own beyond the noise, fastest first."""
         own_times, ranked = results[0]["step_s"], []
         for r in results[1:]:
-            ratio, low, high = ratio_interval(own_times, r["step_s"])
+            ratio, low, high = stats.ratio_interval(own_times, r["step_s"])
             if r["config"] != own and low > 1:
                 ranked.append((stats.median(r["step_s"]), r["config"], (ratio, low, high)))
         return [(config, predicted) for _, config, predicted in sorted(ranked, key=lambda i: i[0])]
@@ -191,7 +180,7 @@ class Tuner:
         its defaults: predicted / measured with its interval; off
         only when the whole interval lies beyond the bound. Returns the failure, or None."""
         measured = [t for run in measured_runs for t in run]
-        ratio, low, high = ratio_interval(own_times, measured)
+        ratio, low, high = stats.ratio_interval(own_times, measured)
         self.say(f"Replay of the job's own configuration: {stats.median(own_times) * 1e3:.1f} ms, "
                  f"×{ratio:.2f} [{low:.2f}, {high:.2f}] the job's measured "
                  f"{stats.median(measured) * 1e3:.1f} ms ({len(measured_runs)} runs)")
@@ -212,7 +201,7 @@ class Tuner:
             self.save_plan(plan)
             defaults, planned = self.verify(self.path("plan.json"))
             measured_runs += [[s["step_s"] for s in run] for run in defaults]
-            ratio, low, high = ratio_interval([s["step_s"] for r in defaults for s in r],
+            ratio, low, high = stats.ratio_interval([s["step_s"] for r in defaults for s in r],
                                               [s["step_s"] for r in planned for s in r])
             plan["measured_ratio"] = [ratio, low, high]
             claim = (f"predicted ×{predicted[0]:.2f} [{predicted[1]:.2f}, {predicted[2]:.2f}], "

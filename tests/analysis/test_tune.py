@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from harness_analysis import tune, tune_launch
+from harness_analysis import stats, tune, tune_launch
 
 sys.path.insert(0, tune_launch.TUNE_PACKAGE)  # harness_tune, the package put into users' jobs
 from harness_tune import job_file  # noqa: E402
@@ -23,9 +23,9 @@ def test_world_size_of_torchrun_and_mpirun_commands():
 
 def test_ratio_interval_holds_the_ratio_and_says_when_two_samples_are_alike():
     slow, fast = [2.0, 2.1, 1.9, 2.05, 1.95] * 4, [1.0, 1.05, 0.95, 1.02, 0.98] * 4
-    ratio, low, high = tune.ratio_interval(slow, fast)
+    ratio, low, high = stats.ratio_interval(slow, fast)
     assert ratio == pytest.approx(2.0, rel=0.05) and 1.5 < low <= ratio <= high < 2.5
-    ratio, low, high = tune.ratio_interval(slow, list(reversed(slow)))
+    ratio, low, high = stats.ratio_interval(slow, list(reversed(slow)))
     assert low <= 1 <= high
 
 

@@ -1,0 +1,35 @@
+"""The Answer for replay trials (kind replay, a captured PyTorch DDP job replayed): per job
+file, the configuration (backend, bucket_cap_mb, compression) whose replayed step is shortest,
+every repetition's steps pooled, against the job's own configuration (its backend and
+bucket_cap_mb, uncompressed) by the ratio of median steps with its 95% bootstrap interval."""
+from . import stats
+
+
+def configuration(record):
+    s = record.settings
+    return (s["backend"], float(s["bucket_cap_mb"]), s["compression"])
+
+
+def label(config):
+    backend, cap, compression = config
+    return f"{backend}, bucket_cap_mb {cap:g}" + ("" if compression == "none" else f", {compression}")
+
+
+def answer_lines(records):
+    jobs = {}
+    for r in records:
+        if r.kind == "replay" and r.measured and r.step_times_ms:
+            job = jobs.setdefault(r.job.file, {"own": (r.job.backend, float(r.job.bucket_cap_mb), "none"),
+                                               "steps": {}})
+            job["steps"].setdefault(configuration(r), []).extend(r.step_times_ms)
+    lines = []
+    for file, job in jobs.items():
+        steps, own = job["steps"], job["own"]
+        best = min(steps, key=lambda config: stats.median(steps[config]))
+        text = f"replay of {file}: **{label(best)}** {stats.median(steps[best]):.1f} ms a step"
+        if own in steps and own != best:
+            ratio, low, high = stats.ratio_interval(steps[own], steps[best])
+            text += (f", ×{ratio:.2f} [{low:.2f}, {high:.2f}] over the job's own ({label(own)})" if low > 1
+                     else f"; the job's own ({label(own)}) within noise")
+        lines.append(text)
+    return lines
