@@ -156,7 +156,7 @@ def test_a_meta_json_that_is_a_folder_is_refused(folder):
     (with_busbw("1e400"), "trials.jsonl:2: damaged record (1e400 is no JSON number"),
     (lambda r: json.dumps(dict(r, repetition=-1)), "trials.jsonl:2: /repetition is -1, expected a count"),
     (lambda r: json.dumps(dict(r, kind="benchmark")),
-     'trials.jsonl:2: /kind: "benchmark", expected one of ["train","collective"]'),
+     'trials.jsonl:2: /kind: "benchmark", expected one of ["train","collective","replay"]'),
     (lambda r: json.dumps(dict(r, points=[dict(r["points"][0], busbw_gbps="3.5")])),
      'trials.jsonl:2: /points/0/busbw_gbps: "3.5" is not of type number'),
 ], ids=["overflow", "negative repetition", "unknown kind", "busbw a string"])
