@@ -4,8 +4,10 @@
 #include <cmath>
 #include <optional>
 
+#include "common/available_memory.h"
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
+#include "mpi/watchdog.h"
 #include "record/record_verdicts.h"
 #include "replay/busy_work.h"
 #include "replay/captured_job.h"
@@ -48,6 +50,22 @@ LoadedJob load_job(const ReplaySettings& settings, const TrialContext& context) 
   return loaded;
 }
 
+// Every rank of this host holds each bucket's gradients and DDP's copy (and the compressed
+// copy); the group counts as on one host, the worst case. Every rank judges alike.
+GroupProblem memory_problem(const std::vector<ReplayBucket>& buckets,
+                            std::optional<plugin::DType> wire, const TrialContext& context) {
+  double per_rank = 0;
+  for (const ReplayBucket& bucket : buckets)
+    per_rank += 2.0 * static_cast<double>(bucket.bytes) +
+                (wire ? static_cast<double>(bucket.bytes) / 2 : 0.0);
+  const double group = per_rank * context.size;
+  const std::string shortfall = memory_shortfall(
+      group > 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(group));
+  if (shortfall.empty()) return {};
+  return {TrialStatus::kFailed, "the job's gradients on " + std::to_string(context.size) +
+                                    " ranks (about " + gigabytes(per_rank) + " each) " + shortfall};
+}
+
 ReplayedJobRecord describe_job(const std::string& file, const CapturedJob& job,
                                const JobTimeline& timeline) {
   ReplayedJobRecord record;
@@ -78,6 +96,12 @@ ReplayedBucketsRecord describe_buckets(const std::vector<ReplayBucket>& buckets,
   return record;
 }
 
+// One step, held to the trial's timeout like a training step.
+ReplayedStep watched_step(StepReplay& replay, std::size_t index, const TrialContext& context) {
+  WatchedOperation watched(context.watchdog, "replayed step", index, context.size);
+  return replay.step();
+}
+
 // Timed steps until min_steps and min_time_s are both reached (or max_steps), in rounds:
 // every rank decides on the slowest rank's clock, so all run the same steps.
 StepSamples timed_steps(StepReplay& replay, const ReplaySettings& settings,
@@ -87,7 +111,7 @@ StepSamples timed_steps(StepReplay& replay, const ReplaySettings& settings,
   std::uint64_t round = settings.min_steps;
   while (samples.steps() < settings.max_steps && round > 0) {
     for (std::uint64_t i = 0; i < round && samples.steps() < settings.max_steps; ++i) {
-      const ReplayedStep step = replay.step();
+      const ReplayedStep step = watched_step(replay, samples.steps(), context);
       samples.total_s.push_back(step.total_s);
       samples.compute_s.push_back(step.compute_s);
       samples.exposed_comm_s.push_back(step.exposed_comm_s);
@@ -127,6 +151,10 @@ TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
           : std::optional<plugin::DType>(wire_dtype(settings.compression));
   record.job = describe_job(settings.job, loaded.job, timeline);
   record.buckets = describe_buckets(buckets, wire);
+  if (const GroupProblem agreed = agree_on_problem(
+          context.comm, memory_problem(buckets, wire, context), context.watchdog);
+      agreed.any())
+    return finish(agreed.status, agreed.reason);
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
                                              wire.value_or(plugin::DType::kFloat32), false);
   if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
@@ -136,7 +164,7 @@ TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
     BackendFault fault(context.watchdog);
     StepReplay replay(timeline, buckets, wire, *backend.communicator, fault, context.size,
                       calibrate_busy_work(context.comm, context.watchdog));
-    for (std::uint64_t i = 0; i < settings.warmup_steps; ++i) replay.step();
+    for (std::uint64_t i = 0; i < settings.warmup_steps; ++i) watched_step(replay, i, context);
     leave_on_fault(context.comm, fault, context.watchdog);
     const StepSamples samples =
         gate.measure([&] { return timed_steps(replay, settings, context); });

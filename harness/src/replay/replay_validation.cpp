@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "common/human_units.h"
 #include "replay/captured_job.h"
 #include "trial/plugin_validation.h"
 
@@ -32,6 +33,18 @@ void check_world_size(const ReplaySettings& settings, const CapturedJob& job,
                                 " was captured at: a job replays at its own world size");
 }
 
+// Every replayed step is held to the experiment's timeout_s, as a training step is.
+void check_step_length(const ReplaySettings& settings, const CapturedJob& job,
+                       ValidationContext& context) {
+  const JobTimeline timeline = median_timeline(job);
+  const double step_s = timeline.forward_s + timeline.backward_compute_s() + timeline.finalize_s +
+                        timeline.rest_s;
+  if (context.timeout_s <= 0 || step_s < context.timeout_s) return;
+  context.add("job", settings.job + ": its median step lasts " + human_elapsed(step_s) +
+                         ", and every replayed step must end within timeout_s (" +
+                         human_elapsed(context.timeout_s) + "); raise timeout_s");
+}
+
 void check_step_bounds(const ReplaySettings& settings, ValidationContext& context) {
   if (settings.max_steps < settings.min_steps)
     context.add("max_steps", "is " + std::to_string(settings.max_steps) + ", below min_steps = " +
@@ -44,7 +57,10 @@ void validate_replay_trial(const ReplaySettings& settings, ValidationContext& co
   check_step_bounds(settings, context);
   check_compression(context, check_backend(context, settings.backend, settings.backend_params),
                     settings.compression);
-  if (const auto job = read_or_report(settings, context)) check_world_size(settings, *job, context);
+  if (const auto job = read_or_report(settings, context)) {
+    check_world_size(settings, *job, context);
+    check_step_length(settings, *job, context);
+  }
 }
 
 }  // namespace harness

@@ -1,0 +1,44 @@
+# A replay trial refuses what it cannot replay before anything runs, naming the setting and what
+# was expected: a job captured at another world size, a damaged job.json, a captured step longer
+# than the trial's timeout; and a job whose gradients would not fit in this host's memory fails
+# its trial with the figures, on every rank at once, and the sweep goes on
+# (tests/fixtures/job.json, a small capture).
+source "$(dirname "$0")/lib.bash"
+
+# experiment NAME JOB [SETTING=VALUE...]: a one-trial replay of JOB.
+experiment() {
+  local name=$1 job=$2
+  shift 2
+  /usr/bin/python3 - "$WORK/experiment_$name.json" "$job" "$@" <<'PY'
+import json, sys
+settings = {"job": sys.argv[2], "world_size": 2, "backend": "shm", "min_steps": 2, "min_time_s": 0,
+            "quiet_wait_s": 0}
+for pair in sys.argv[3:]:
+    key, value = pair.split("=", 1)
+    settings[key] = json.loads(value)
+json.dump({"name": "refusal", "kind": "replay", "settings": settings}, open(sys.argv[1], "w"))
+PY
+  echo "$WORK/experiment_$name.json"
+}
+# changed_job NAME PYTHON: the fixture with PYTHON applied to it (as `job`).
+changed_job() {
+  /usr/bin/python3 -c "import json, sys; job = json.load(open('tests/fixtures/job.json')); $2; json.dump(job, open(sys.argv[1], 'w'))" "$WORK/$1"
+  echo "$WORK/$1"
+}
+
+expect_error "differs from the world size 2 tests/fixtures/job.json was captured at" \
+  "$HARNESS" "$(experiment world3 tests/fixtures/job.json world_size=3)" --dry-run
+expect_error 'damaged.json: field "steps[1].ready_s" has 2 entries for 3 parameters' \
+  "$HARNESS" "$(experiment damaged "$(changed_job damaged.json 'job["steps"][1]["ready_s"].pop()')")" --dry-run
+expect_error 'newer.json: field "job_version" is 2, newer than this reader' \
+  "$HARNESS" "$(experiment newer "$(changed_job newer.json 'job["job_version"] = 2')")" --dry-run
+expect_error "its median step lasts 277h47m, and every replayed step must end within timeout_s" \
+  "$HARNESS" "$(experiment slow "$(changed_job slow.json '[s.update(step_s=1e6) for s in job["steps"]]')")" --dry-run
+expect_error '/settings/job: is empty' "$HARNESS" "$(experiment empty '')" --dry-run
+
+huge=$(changed_job huge.json 'job["parameters"][0]["numel"] = 10**12')
+$MPIRUN -np 2 "$HARNESS" "$(experiment huge "$huge")" --results-dir "$WORK/r" -q ||
+  fail "a trial that cannot fit should fail alone, not the job"
+grep -q '"status":"failed".*the job.s gradients on 2 ranks (about 8000.0 GB each) needs about' \
+  "$WORK"/r/refusal/*/trials.jsonl || fail "the huge job's trial: $(cat "$WORK"/r/refusal/*/trials.jsonl)"
+echo "ok: a job too large for this host fails its trial with the figures"
