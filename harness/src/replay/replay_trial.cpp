@@ -128,6 +128,33 @@ StepSamples timed_steps(StepReplay& replay, const ReplaySettings& settings,
   return samples;
 }
 
+// What the backend is joined for: calibration, warm-up, the timed steps, and on rank 0 their
+// statistics and every step, in the record. Throws GroupFailure on every rank when a backend
+// call failed on any.
+void time_replay(const ReplaySettings& settings, const JobTimeline& timeline,
+                 const std::vector<ReplayBucket>& buckets, std::optional<plugin::DType> wire,
+                 plugin::Communicator& communicator, const TrialContext& context,
+                 ReplayRecord* record) {
+  QuietGate gate(settings.quiet, context.comm, context.watchdog);
+  BackendFault fault(context.watchdog);
+  StepReplay replay(timeline, buckets, wire, communicator, fault, context.size,
+                    calibrate_busy_work(context.comm, context.watchdog));
+  for (std::uint64_t i = 0; i < settings.warmup_steps; ++i) watched_step(replay, i, context);
+  leave_on_fault(context.comm, fault, context.watchdog);
+  const StepSamples samples = gate.measure([&] { return timed_steps(replay, settings, context); });
+  leave_on_fault(context.comm, fault, context.watchdog);
+  const std::vector<double> slowest =
+      max_over_ranks(samples.total_s, context.comm, context.watchdog);
+  StepTimingRecord timing = summarise_step_timing(
+      samples, {}, {settings.noise_cv_threshold, settings.slow_step_factor}, context);
+  if (context.rank != 0) return;
+  timing.throughput.reset();  // a replay has steps, not samples
+  record->timing = std::move(timing);
+  record->step_times_ms.emplace();
+  for (const double seconds : slowest) record->step_times_ms->push_back(seconds * 1e3);
+  record->machine_speed = gate.summary();
+}
+
 }  // namespace
 
 TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
@@ -160,25 +187,7 @@ TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
   if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
   record.backend = describe_backend(backend);
   try {
-    QuietGate gate(settings.quiet, context.comm, context.watchdog);
-    BackendFault fault(context.watchdog);
-    StepReplay replay(timeline, buckets, wire, *backend.communicator, fault, context.size,
-                      calibrate_busy_work(context.comm, context.watchdog));
-    for (std::uint64_t i = 0; i < settings.warmup_steps; ++i) watched_step(replay, i, context);
-    leave_on_fault(context.comm, fault, context.watchdog);
-    const StepSamples samples =
-        gate.measure([&] { return timed_steps(replay, settings, context); });
-    leave_on_fault(context.comm, fault, context.watchdog);
-    const std::vector<double> slowest =
-        max_over_ranks(samples.total_s, context.comm, context.watchdog);
-    StepTimingRecord timing = summarise_step_timing(
-        samples, {}, {settings.noise_cv_threshold, settings.slow_step_factor}, context);
-    if (context.rank != 0) return finish(TrialStatus::kOk, "");
-    timing.throughput.reset();  // a replay has steps, not samples
-    record.timing = std::move(timing);
-    record.step_times_ms.emplace();
-    for (const double seconds : slowest) record.step_times_ms->push_back(seconds * 1e3);
-    record.machine_speed = gate.summary();
+    time_replay(settings, timeline, buckets, wire, *backend.communicator, context, &record);
     return finish(TrialStatus::kOk, "");
   } catch (const std::exception& e) {
     return finish(TrialStatus::kFailed, e.what());
