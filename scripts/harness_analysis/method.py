@@ -63,7 +63,9 @@ def rule_2(f):
     cores = given(f.meta.cpu.count, "?")
     over = sorted({int(w) for frame in (f.ok, f.coll) if not frame.empty and "oversubscribed" in frame
                    for w in frame.loc[frame["oversubscribed"], "world_size"]})
-    text = f"the host has {cores} cores; world sizes measured: {', '.join(map(str, sorted(set(f.worlds(f.ok)) | set(f.worlds(f.coll)))))}"
+    measured = set(f.worlds(f.ok)) | set(f.worlds(f.coll)) | {r.world_size for r in f.records
+                                                              if r.kind == "replay" and r.measured}
+    text = f"the host has {cores} cores; world sizes measured: {', '.join(map(str, sorted(measured)))}"
     if over:
         text += f"; world size {', '.join(map(str, over))} oversubscribes it and is not ranked"
     if skipped:

@@ -1,7 +1,9 @@
-"""The Answer for replay trials (kind replay, a captured PyTorch DDP job replayed): per job
-file, the configuration (backend, bucket_cap_mb, compression) whose replayed step is shortest,
+"""The Answer for replay trials (kind replay, a captured PyTorch DDP job replayed): per job (its
+content: the file's hash in the record's model_files, so one path holding two captures is two
+jobs), the configuration (backend, bucket_cap_mb, compression) whose replayed step is shortest,
 every repetition's steps pooled, against the job's own configuration (its backend and
-bucket_cap_mb, uncompressed) by the ratio of median steps with its 95% bootstrap interval."""
+bucket_cap_mb, uncompressed) by the ratio of median steps with its 95% bootstrap interval.
+Trials whose ranks shared CPUs (oversubscribed) time the scheduler and are left out."""
 from . import stats
 
 
@@ -18,12 +20,14 @@ def label(config):
 def answer_lines(records):
     jobs = {}
     for r in records:
-        if r.kind == "replay" and r.measured and r.step_times_ms:
-            job = jobs.setdefault(r.job.file, {"own": (r.job.backend, float(r.job.bucket_cap_mb), "none"),
-                                               "steps": {}})
+        if r.kind == "replay" and r.measured and r.step_times_ms and not r.get("oversubscribed"):
+            content = (r.get("model_files") or {}).get("job", r.job.file)
+            job = jobs.setdefault(content, {"file": r.job.file, "steps": {},
+                                            "own": (r.job.backend, float(r.job.bucket_cap_mb), "none")})
             job["steps"].setdefault(configuration(r), []).extend(r.step_times_ms)
     lines = []
-    for file, job in jobs.items():
+    for job in jobs.values():
+        file = job["file"]
         steps, own = job["steps"], job["own"]
         best = min(steps, key=lambda config: stats.median(steps[config]))
         text = f"replay of {file}: **{label(best)}** {stats.median(steps[best]):.1f} ms a step"

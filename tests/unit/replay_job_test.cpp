@@ -18,10 +18,13 @@ constexpr double kMb = 1024.0 * 1024.0;
 
 // A job of `sizes` fp32 parameters (elements) whose gradients were ready at `ready` (seconds
 // after forward end), the same in each of its two steps.
-Json job_json(const std::vector<std::int64_t>& sizes, const std::vector<Json>& ready) {
+Json job_json(const std::vector<std::int64_t>& sizes, const std::vector<Json>& ready,
+              const std::vector<std::string>& dtypes = {}) {
   Json parameters = Json::array();
-  for (const std::int64_t numel : sizes)
-    parameters.push_back({{"numel", numel}, {"dtype", "float32"}, {"requires_grad", true}});
+  for (std::size_t p = 0; p < sizes.size(); ++p)
+    parameters.push_back({{"numel", sizes[p]},
+                          {"dtype", dtypes.empty() ? "float32" : dtypes[p]},
+                          {"requires_grad", true}});
   Json step = {{"step_s", 0.1}, {"forward_s", 0.02}, {"backward_s", 0.05}, {"ready_s", ready},
                {"buckets", {{{"done_s", 0.045}}}}, {"loss", 1.0}};
   return {{"job_version", 1}, {"command", {"train.py"}}, {"world_size", 2},
@@ -74,14 +77,28 @@ TEST(CapturedJob, RefusesNamingTheFileAndTheField) {
   job["job_version"] = 2;
   EXPECT_NE(refusal(job).find("newer than this reader's 1"), std::string::npos) << refusal(job);
   job = job_json({10}, {0.01});
+  job["parameters"][0]["numel"] = std::int64_t{1} << 62;  // its bytes would overflow
+  EXPECT_NE(refusal(job).find("\"parameters[0].numel\" is 4611686018427387904, expected a count "
+                              "from 0 to 281474976710656"),
+            std::string::npos)
+      << refusal(job);
+  job = job_json({10}, {1e300});
+  EXPECT_NE(refusal(job).find("\"steps[0].ready_s\" holds 1e+300, expected seconds from 0 to 1e6"),
+            std::string::npos)
+      << refusal(job);
+  job = job_json({10}, {0.01});
+  job.erase("comm_hook");  // declared in job_file.py, so read here too
+  EXPECT_NE(refusal(job).find("field \"comm_hook\" is missing"), std::string::npos) << refusal(job);
+  job = job_json({10}, {0.01});
   job["steps"] = Json::array();
   EXPECT_NE(refusal(job).find("recorded no step"), std::string::npos) << refusal(job);
   EXPECT_NE(refusal(job).find("replay_job_test.json"), std::string::npos) << refusal(job);
 }
 
 std::vector<ReplayBucket> buckets_of(const std::vector<std::int64_t>& sizes,
-                                     const std::vector<Json>& ready, double cap_mb) {
-  const CapturedJob job = read_captured_job(written(job_json(sizes, ready)));
+                                     const std::vector<Json>& ready, double cap_mb,
+                                     const std::vector<std::string>& dtypes = {}) {
+  const CapturedJob job = read_captured_job(written(job_json(sizes, ready, dtypes)));
   return ddp_buckets(job, median_timeline(job), cap_mb);
 }
 
@@ -104,6 +121,31 @@ TEST(DdpBuckets, FollowTheReadyOrderAndBothCaps) {
   EXPECT_EQ(three[1].bytes, static_cast<std::uint64_t>(kMb / 2));
   EXPECT_DOUBLE_EQ(three[1].launch_s, 0.03);
   EXPECT_DOUBLE_EQ(three[2].launch_s, 0.04);
+}
+
+// DDP keeps its caps per dtype: each dtype's first bucket has the first bucket's cap.
+TEST(DdpBuckets, EachDtypeHasAFirstBucketOfItsOwn) {
+  const std::int64_t fp16_piece = 157286;  // 314572 B
+  const auto buckets = buckets_of({524288, fp16_piece, fp16_piece, fp16_piece, fp16_piece},
+                                  {0.001, 0.002, 0.003, 0.004, 0.005},
+                                  0.25, {"float32", "float16", "float16", "float16", "float16"});
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_EQ(buckets[0].bytes, 2097152u);
+  EXPECT_EQ(buckets[0].dtype, "float32");
+  EXPECT_EQ(buckets[1].bytes, 4u * 314572u);  // 1 MB reached only with the fourth
+  EXPECT_EQ(buckets[1].dtype, "float16");
+}
+
+// A parameter that never got a gradient means find_unused_parameters, under which DDP keeps its
+// first assignment: the module's reverse order, whatever order backward made the gradients in.
+TEST(DdpBuckets, UnderFindUnusedParametersTheModulesReverseOrderStays) {
+  const std::int64_t half_mb = static_cast<std::int64_t>(kMb / 2 / 4);
+  const auto buckets = buckets_of({half_mb, half_mb, half_mb, 4}, {0.001, 0.002, 0.003, nullptr}, 0.5);
+  // Reverse order 3 (unused, ready at 0), 2, 1, 0: 16 B + 1/2 + 1/2 MB closes the first.
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_EQ(buckets[0].bytes, 16u + static_cast<std::uint64_t>(kMb));
+  EXPECT_DOUBLE_EQ(buckets[0].launch_s, 0.003);
+  EXPECT_EQ(buckets[1].bytes, static_cast<std::uint64_t>(kMb / 2));
 }
 
 TEST(DdpBuckets, AParameterNeverReachedIsReadyWhenBackwardStarts) {

@@ -357,7 +357,9 @@ IfPart<Buckets, ReplayedBucketsRecord> visit(V& v, Buckets& b) {
   v.field(b.bytes, {"bytes", "B", "each bucket's size, in launch order (settings bucket_cap_mb)"});
   v.field(b.launch_ms, {"launch_ms", "ms", "when each is launched, after backward starts: its "
                                             "last gradient's ready time in the job"});
-  v.field(b.wire_dtype, {"wire_dtype", "", "the element type sent (settings compression)"});
+  v.field(b.wire_dtype, {"wire_dtype", "", "the element types sent (settings compression, or "
+                                          "the gradients' own: \"fp32\", \"fp32, fp16\"; "
+                                          "\"none\" without a bucket)"});
 }
 
 template <typename V, typename Record>

@@ -1,15 +1,23 @@
 #include "replay/captured_job.h"
 
 #include <algorithm>
+#include <limits>
 
+#include "common/brief.h"
 #include "common/input_error.h"
 #include "common/json.h"
 #include "common/regular_file.h"
 #include "common/strict_json.h"
 #include "metrics/statistics.h"
+#include "spec/json_structure.h"
 
 namespace harness {
 namespace {
+
+// Beyond these no job goes: a parameter of 2^48 elements is a petabyte, a step of 10^6 s eleven
+// days; larger figures in a job.json are damage, and would overflow the replay's arithmetic.
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 48;
+constexpr double kMaxSeconds = 1e6;
 
 // A field of one object of the file, read by its declared name, with the path to it.
 class FieldReader {
@@ -36,12 +44,15 @@ class FieldReader {
   }
   double seconds(const char* name) const {
     const double x = number(name);
-    if (x < 0) fail(name, "is " + std::to_string(x) + ", expected seconds (>= 0)");
+    if (!(x >= 0 && x <= kMaxSeconds))
+      fail(name, "is " + brief(object_[name]) + ", expected seconds from 0 to 1e6");
     return x;
   }
-  std::int64_t count(const char* name) const {
+  std::int64_t count(const char* name, std::int64_t most = kMaxElements) const {
     const Json& x = value(name, &Json::is_number_integer, "a whole number");
-    if (x.get<std::int64_t>() < 0) fail(name, "is negative, expected a count (>= 0)");
+    if (x.is_number_unsigned() ? x.get<std::uint64_t>() > static_cast<std::uint64_t>(most)
+                               : x.get<std::int64_t>() < 0 || x.get<std::int64_t>() > most)
+      fail(name, "is " + x.dump() + ", expected a count from 0 to " + std::to_string(most));
     return x.get<std::int64_t>();
   }
   std::string text(const char* name) const {
@@ -80,6 +91,25 @@ CapturedParameter read_parameter(const std::string& file, const Json& json, std:
   return parameter;
 }
 
+// A moment of the step's timeline: seconds within the bounds, or null where allowed.
+std::optional<double> moment(const FieldReader& fields, const char* list, const Json& value,
+                             bool null_allowed) {
+  if (value.is_null() && null_allowed) return std::nullopt;
+  if (value.is_number() && value.get<double>() >= 0 && value.get<double>() <= kMaxSeconds)
+    return value.get<double>();
+  fields.fail(list, "holds " + brief(value) + ", expected seconds from 0 to 1e6" +
+                        (null_allowed ? " or null" : ""));
+}
+
+// The bucket DDP made in the captured step: only when its allreduce was done is read.
+std::optional<double> bucket_done(const std::string& file, const Json& bucket,
+                                  const std::string& where) {
+  const FieldReader fields(file, bucket, where);
+  const auto done = bucket.find("done_s");
+  if (done == bucket.end()) return std::nullopt;  // its allreduce never returned
+  return moment(fields, "done_s", *done, false);
+}
+
 CapturedStep read_step(const std::string& file, const Json& json, std::size_t i,
                        std::size_t parameters) {
   const FieldReader fields(file, json, indexed("steps", i));
@@ -89,21 +119,15 @@ CapturedStep read_step(const std::string& file, const Json& json, std::size_t i,
   if (ready.size() != parameters)
     fields.fail("ready_s", "has " + std::to_string(ready.size()) + " entries for " +
                                std::to_string(parameters) + " parameters");
-  for (const Json& moment : ready) {
-    if (moment.is_null()) {
-      step.ready_s.emplace_back();
-    } else if (moment.is_number() && moment.get<double>() >= 0) {
-      step.ready_s.emplace_back(moment.get<double>());
-    } else {
-      fields.fail("ready_s", "holds " + moment.dump().substr(0, 60) +
-                                 ", expected seconds (>= 0) or null");
-    }
-  }
-  for (const Json& bucket : fields.list("buckets")) {
-    const auto done = bucket.is_object() ? bucket.find("done_s") : bucket.end();
-    if (done != bucket.end() && done->is_number())
-      step.last_done_s = std::max(step.last_done_s.value_or(0.0), done->get<double>());
-  }
+  for (const Json& value : ready) step.ready_s.push_back(moment(fields, "ready_s", value, true));
+  const Json& buckets = fields.list("buckets");
+  for (std::size_t b = 0; b < buckets.size(); ++b)
+    if (const auto done = bucket_done(file, buckets[b], fields.where(indexed("buckets", b).c_str())))
+      step.last_done_s = std::max(step.last_done_s.value_or(0.0), *done);
+  const auto loss = json.find("loss");
+  if (loss == json.end() || !(loss->is_number() || loss->is_null()))
+    fields.fail("loss", "is " + (loss == json.end() ? std::string("missing") : brief(*loss)) +
+                            ", expected a number or null");
   return step;
 }
 
@@ -123,19 +147,26 @@ std::size_t captured_element_bytes(const std::string& dtype) {
 }
 
 CapturedJob read_captured_job(const std::string& path) {
-  const StrictJson parsed = parse_strict_json(read_regular_file(path, "a job.json"));
+  const std::string text = read_regular_file(path, "a job.json");
+  const StrictJson parsed = parse_strict_json(text);
   if (!parsed.problem.empty())
     throw InputError(path + ":" + std::to_string(parsed.line) + ": " + parsed.problem);
+  check_json_structure(text, path);  // a key given twice would be read once, silently
   const FieldReader fields(path, parsed.value, "");
   const std::int64_t version = fields.count("job_version");
   if (version > kJobVersion)
     fields.fail("job_version", "is " + std::to_string(version) + ", newer than this reader's " +
                                    std::to_string(kJobVersion) + ": use a newer harness");
   CapturedJob job;
-  const std::int64_t world = fields.count("world_size");
-  if (world < 1 || world > 65536) fields.fail("world_size", "is outside [1, 65536]");
+  const std::int64_t world = fields.count("world_size", 65536);
+  if (world < 1) fields.fail("world_size", "is 0, expected a count from 1 to 65536");
   job.world_size = static_cast<int>(world);
   job.backend = fields.text("backend");
+  // Declared in job_file.py and written by every capture, though the replay reads them not.
+  fields.list("command");
+  fields.text("comm_hook");
+  fields.count("parameter_count", std::numeric_limits<std::int64_t>::max());
+  fields.count("warmup_steps", std::numeric_limits<std::int64_t>::max());
   job.bucket_cap_mb = fields.positive("bucket_cap_mb");
   job.first_bucket_mb = fields.positive("first_bucket_mb");
   const Json& parameters = fields.list("parameters");

@@ -13,6 +13,7 @@
 #include "replay/captured_job.h"
 #include "replay/ddp_buckets.h"
 #include "replay/step_replay.h"
+#include "spec/trial_expansion.h"
 #include "train/step_samples.h"
 #include "train/step_timing.h"
 #include "trial/backend_join.h"
@@ -34,10 +35,15 @@ struct LoadedJob {
   GroupProblem problem;
 };
 
-LoadedJob load_job(const ReplaySettings& settings, const TrialContext& context) {
+LoadedJob load_job(const ReplaySettings& settings, const Trial& trial,
+                   const TrialContext& context) {
   LoadedJob loaded;
   try {
     loaded.job = read_captured_job(settings.job);
+    // After reading: a file replaced before that is seen here, and the trial's key names the
+    // content it was planned with.
+    if (const std::string changed = changed_model_files(trial); !changed.empty())
+      throw std::runtime_error(changed);
     if (loaded.job.world_size != context.size)
       loaded.problem = {TrialStatus::kFailed,
                         settings.job + " was captured at world size " +
@@ -91,8 +97,13 @@ ReplayedBucketsRecord describe_buckets(const std::vector<ReplayBucket>& buckets,
     record.bytes.push_back(bucket.bytes);
     record.launch_ms.push_back(bucket.launch_s * 1e3);
   }
-  record.wire_dtype = wire ? plugin::dtype_name(*wire)
-                           : buckets.empty() ? "none" : buckets.front().dtype;
+  // The compression's type, or each type the buckets carry, in the order they come.
+  for (const ReplayBucket& bucket : buckets) {
+    const std::string name = plugin::dtype_name(wire.value_or(captured_plugin_dtype(bucket.dtype)));
+    if (record.wire_dtype.find(name) == std::string::npos)
+      record.wire_dtype += (record.wire_dtype.empty() ? "" : ", ") + name;
+  }
+  if (record.wire_dtype.empty()) record.wire_dtype = "none";
   return record;
 }
 
@@ -167,7 +178,7 @@ TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
     settle_verdict(record, context.oversubscribed);
     return record;
   };
-  const LoadedJob loaded = load_job(settings, context);
+  const LoadedJob loaded = load_job(settings, trial, context);
   if (loaded.problem.any()) return finish(loaded.problem.status, loaded.problem.reason);
   const JobTimeline timeline = median_timeline(loaded.job);
   const std::vector<ReplayBucket> buckets =

@@ -1,9 +1,11 @@
 #include "replay/replay_validation.h"
 
 #include <optional>
+#include <set>
 
 #include "common/human_units.h"
 #include "replay/captured_job.h"
+#include "replay/step_replay.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -53,13 +55,27 @@ void check_step_bounds(const ReplaySettings& settings, ValidationContext& contex
 
 }  // namespace
 
+// Uncompressed, each bucket travels in its gradients' own type, which the backend must reduce.
+void check_gradient_types(const ReplaySettings& settings, const CapturedJob& job,
+                          const std::vector<const PluginHandle*>& communicators,
+                          ValidationContext& context) {
+  if (settings.compression != Compression::kNone) return;
+  std::set<std::string> dtypes;
+  for (const CapturedParameter& parameter : job.parameters)
+    if (parameter.requires_grad && parameter.numel > 0) dtypes.insert(parameter.dtype);
+  for (const std::string& dtype : dtypes)
+    check_reduces(context, "backend", communicators, captured_plugin_dtype(dtype),
+                  "give compression (fp16 or bf16)");
+}
+
 void validate_replay_trial(const ReplaySettings& settings, ValidationContext& context) {
   check_step_bounds(settings, context);
-  check_compression(context, check_backend(context, settings.backend, settings.backend_params),
-                    settings.compression);
+  const auto communicators = check_backend(context, settings.backend, settings.backend_params);
+  check_compression(context, communicators, settings.compression);
   if (const auto job = read_or_report(settings, context)) {
     check_world_size(settings, *job, context);
     check_step_length(settings, *job, context);
+    check_gradient_types(settings, *job, communicators, context);
   }
 }
 

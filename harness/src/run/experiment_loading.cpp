@@ -196,9 +196,10 @@ void check_resumed_experiment(const CommandLine& cli, const Experiment& experime
                   "trials to this folder on purpose";
       else if (const std::string changed = changed_model_files(*meta, trials); !changed.empty())
         problem = cli.resume +
-                  ": the model file changed since its trials were recorded: " + changed +
-                  "; the records are of another model. Restore the file, start a new run, or "
-                  "pass --extend to add the new file's trials to this folder on purpose";
+                  ": a file the trials read (a model file, a replay's job) changed since its "
+                  "trials were recorded: " + changed +
+                  "; the records are of another model or job. Restore the file, start a new "
+                  "run, or pass --extend to add the new file's trials to this folder on purpose";
     }
   }
   problem = broadcast_string(problem, 0, MPI_COMM_WORLD);

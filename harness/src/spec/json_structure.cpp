@@ -48,9 +48,9 @@ void check_json_structure(const std::string& text, const std::string& source) {
       }
       i = end - 1;
     } else if (c == '{' || c == '[') {
-      if (open.size() >= kMaxJsonDepth)
+      if (open.size() >= kMaxExperimentDepth)
         fail_at(text, i, source,
-                "nested deeper than " + std::to_string(kMaxJsonDepth) +
+                "nested deeper than " + std::to_string(kMaxExperimentDepth) +
                     " levels (an experiment needs a handful)");
       open.push_back({c == '{', c == '{', {}});
     } else if ((c == '}' || c == ']') && !open.empty()) {

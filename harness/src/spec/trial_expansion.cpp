@@ -259,8 +259,8 @@ std::string changed_model_files(const Trial& trial) {
                file_path(trial.settings, name) +
                " changed since the sweep was planned (content hash " + planned.get<std::string>() +
                " then, " + current +
-               " now): the trial's key and meta.json name the first content, so it is not "
-               "trained on another; restore the file, or run the new one as its own sweep";
+               " now): the trial's key and meta.json name the first content, so the trial does "
+               "not run on another; restore the file, or run the new one as its own sweep";
   }
   return changed;
 }

@@ -104,22 +104,26 @@ void check_offered(ValidationContext& context, const std::string& field,
                          " (it offers " + joined(names, ", ") + ")" + why);
 }
 
-void check_compression(ValidationContext& context,
-                       const std::vector<const PluginHandle*>& communicators,
-                       Compression compression) {
-  const plugin::DType wire = wire_dtype(compression);
+void check_reduces(ValidationContext& context, const std::string& field,
+                   const std::vector<const PluginHandle*>& communicators, plugin::DType wire,
+                   const std::string& remedy) {
   for (const PluginHandle* communicator : communicators) {
     const auto dtypes = communicator_capabilities(*communicator).dtypes;
     if (std::find(dtypes.begin(), dtypes.end(), wire) != dtypes.end()) continue;
     std::string listed;
     for (plugin::DType dtype : dtypes)
       listed += (listed.empty() ? "" : ", ") + std::string(plugin::dtype_name(dtype));
-    context.add("compression", std::string("backend \"") + communicator->name +
-                                   "\" does not reduce " + plugin::dtype_name(wire) +
-                                   " (it lists " + listed +
-                                   "); use compression none or a backend that lists " +
-                                   plugin::dtype_name(wire));
+    context.add(field, std::string("backend \"") + communicator->name + "\" does not reduce " +
+                           plugin::dtype_name(wire) + " (it lists " + listed + "); " + remedy +
+                           " or a backend that lists " + plugin::dtype_name(wire));
   }
+}
+
+void check_compression(ValidationContext& context,
+                       const std::vector<const PluginHandle*>& communicators,
+                       Compression compression) {
+  check_reduces(context, "compression", communicators, wire_dtype(compression),
+                "use compression none");
 }
 
 }  // namespace harness

@@ -25,6 +25,12 @@ const PluginHandle* find_plugin_or_report(ValidationContext& context, plugin::Pl
 std::vector<const PluginHandle*> check_backend(ValidationContext& context,
                                                const std::string& backend, const Json& params);
 
+// Reports at `field` each communicator (a composition's levels each as if it ran alone) that
+// does not list `wire` among its element types: "...; <remedy> or a backend that lists <wire>".
+void check_reduces(ValidationContext& context, const std::string& field,
+                   const std::vector<const PluginHandle*>& communicators, plugin::DType wire,
+                   const std::string& remedy);
+
 // Compressed gradients are reduced in the narrow type, so each communicator must list it (a
 // composition's levels each as if it ran alone); reported at "compression".
 void check_compression(ValidationContext& context,
