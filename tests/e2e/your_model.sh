@@ -66,7 +66,7 @@ grep -q "| torchscript:model.pt | mpi | 32 | 2 |" "$dir/plots/report.md" || fail
 # The same path with other weights is another model: --resume refuses to mix the two, and the
 # new file's trials have other keys (--extend adds them beside the first ones).
 /usr/bin/python3 scripts/export_model.py autoencoder "$WORK/model.pt" --seed 2 > /dev/null
-expect_error "the model file changed since its trials were recorded: $WORK/model.pt (content hash" \
+expect_error "changed since its trials were recorded: $WORK/model.pt (content hash" \
   $MPIRUN -np 2 "$HARNESS" --resume "$dir"
 $MPIRUN -np 2 "$HARNESS" --resume "$dir" --extend -q
 py "$dir" <<'PY'
