@@ -1,5 +1,6 @@
 # The Debian packages each set-up option brings, declared once: scripts/setup installs them, and
-# CI (.ci/run) reads them to hide from each README command the packages it does not install.
+# CI (.ci/run, through tests/e2e/hidden_packages.bash) reads them to hide from each README
+# command the packages it does not install.
 # Sourced, not run.
 
 # setup_packages [--plots] [--peer] [--fuzz] [--slurm]: prints the packages, one a line;

@@ -87,3 +87,31 @@ skip_unless_packages_can_be_hidden() {
   echo "SKIP: hiding packages needs root, mount namespaces and overlayfs"
   exit 77
 }
+
+# as_new_user SETUP_OPTION... -- COMMAND...: runs a README command as on a machine that has only
+# what that command's own set-up installs (its SETUP_OPTIONs, as the command gives them to its
+# set-up): every package some command's set-up installs but this one's does not is hidden, and
+# CUDA (/usr/local/cuda, which no command installs). Prints how long the command took.
+as_new_user() {
+  local options=()
+  while [ "$1" != "--" ]; do options+=("$1"); shift; done
+  shift
+  local started=$SECONDS
+  if [ "$(id -u)" -eq 0 ]; then
+    # shellcheck disable=SC2046  # one package a word
+    with_packages_hidden $(packages_beyond "${options[@]}") /usr/local/cuda -- "$@"
+  else
+    echo "as_new_user: not root, so no package can be hidden: $* runs on the machine as it is" >&2
+    "$@"
+  fi
+  echo "CI: $* took $((SECONDS - started)) s"
+}
+
+# packages_beyond SETUP_OPTION...: the packages some set-up option installs that these options
+# do not, one a line (from the one declaration of the set-up's packages).
+packages_beyond() {
+  (
+    source scripts/lib/packages.bash
+    comm -23 <(setup_packages --plots --peer --fuzz --slurm | sort -u) <(setup_packages "$@" | sort -u)
+  )
+}
