@@ -85,7 +85,7 @@ CapturedParameter read_parameter(const std::string& file, const Json& json, std:
   const FieldReader fields(file, json, indexed("parameters", i));
   CapturedParameter parameter{fields.count("numel"), fields.text("dtype"),
                               fields.flag("requires_grad")};
-  if (captured_element_bytes(parameter.dtype) == 0)
+  if (!captured_plugin_dtype(parameter.dtype))
     fields.fail("dtype", "is \"" + parameter.dtype +
                              "\", expected float32, float64, float16 or bfloat16");
   return parameter;
@@ -139,11 +139,16 @@ double median_of(const std::vector<CapturedStep>& steps, double CapturedStep::*p
 
 }  // namespace
 
+std::optional<plugin::DType> captured_plugin_dtype(const std::string& dtype) {
+  if (dtype == "float32") return plugin::DType::kFloat32;
+  if (dtype == "float64") return plugin::DType::kFloat64;
+  if (dtype == "float16") return plugin::DType::kFloat16;
+  if (dtype == "bfloat16") return plugin::DType::kBFloat16;
+  return std::nullopt;
+}
+
 std::size_t captured_element_bytes(const std::string& dtype) {
-  if (dtype == "float32") return 4;
-  if (dtype == "float64") return 8;
-  if (dtype == "float16" || dtype == "bfloat16") return 2;
-  return 0;
+  return plugin::dtype_size(captured_plugin_dtype(dtype).value());
 }
 
 CapturedJob read_captured_job(const std::string& path) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/plugin/types.h"
+
 namespace harness {
 
 // The job_version this reader knows; a newer file is refused.
@@ -40,7 +42,11 @@ struct CapturedJob {
   std::vector<CapturedStep> steps;
 };
 
-// The bytes of one element of a captured dtype.
+// The plugin element type of a captured dtype (float32, float64, float16, bfloat16); nothing
+// for any other name.
+std::optional<plugin::DType> captured_plugin_dtype(const std::string& dtype);
+
+// The bytes of one element of a captured dtype the reader took.
 std::size_t captured_element_bytes(const std::string& dtype);
 
 // InputError "<path>: field \"steps[2].ready_s\" ..." on anything unusable.

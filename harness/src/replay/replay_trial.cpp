@@ -99,7 +99,7 @@ ReplayedBucketsRecord describe_buckets(const std::vector<ReplayBucket>& buckets,
   }
   // The compression's type, or each type the buckets carry, in the order they come.
   for (const ReplayBucket& bucket : buckets) {
-    const std::string name = plugin::dtype_name(wire.value_or(captured_plugin_dtype(bucket.dtype)));
+    const std::string name = plugin::dtype_name(wire.value_or(*captured_plugin_dtype(bucket.dtype)));
     if (record.wire_dtype.find(name) == std::string::npos)
       record.wire_dtype += (record.wire_dtype.empty() ? "" : ", ") + name;
   }

@@ -5,7 +5,6 @@
 
 #include "common/human_units.h"
 #include "replay/captured_job.h"
-#include "replay/step_replay.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -64,7 +63,7 @@ void check_gradient_types(const ReplaySettings& settings, const CapturedJob& job
   for (const CapturedParameter& parameter : job.parameters)
     if (parameter.requires_grad && parameter.numel > 0) dtypes.insert(parameter.dtype);
   for (const std::string& dtype : dtypes)
-    check_reduces(context, "backend", communicators, captured_plugin_dtype(dtype),
+    check_reduces(context, "backend", communicators, *captured_plugin_dtype(dtype),
                   "give compression (fp16 or bf16)");
 }
 

@@ -2,7 +2,6 @@
 
 #include <torch/torch.h>
 
-#include <stdexcept>
 
 #include "replay/busy_work.h"
 #include "train/tensor_buffer_view.h"
@@ -18,14 +17,6 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 }  // namespace
 
-plugin::DType captured_plugin_dtype(const std::string& dtype) {
-  if (dtype == "float32") return plugin::DType::kFloat32;
-  if (dtype == "float64") return plugin::DType::kFloat64;
-  if (dtype == "float16") return plugin::DType::kFloat16;
-  if (dtype == "bfloat16") return plugin::DType::kBFloat16;
-  throw std::invalid_argument("no plugin element type for captured dtype \"" + dtype + "\"");
-}
-
 StepReplay::StepReplay(const JobTimeline& timeline, std::vector<ReplayBucket> buckets,
                        std::optional<plugin::DType> wire, plugin::Communicator& communicator,
                        BackendFault& fault, int world_size, double work_rate)
@@ -35,7 +26,7 @@ StepReplay::StepReplay(const JobTimeline& timeline, std::vector<ReplayBucket> bu
       world_size_(world_size),
       work_rate_(work_rate) {
   for (ReplayBucket& plan : buckets) {
-    const plugin::DType own = captured_plugin_dtype(plan.dtype);
+    const plugin::DType own = captured_plugin_dtype(plan.dtype).value();
     const auto options = torch::TensorOptions().dtype(scalar_type_of(own));
     const auto count = static_cast<int64_t>(plan.bytes / captured_element_bytes(plan.dtype));
     Bucket bucket{std::move(plan), torch::randn({count}, options), torch::empty({count}, options),

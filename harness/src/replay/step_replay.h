@@ -62,7 +62,4 @@ class StepReplay {
   CommunicationThread thread_;
 };
 
-// The plugin element type of a captured dtype (float32, float64, float16, bfloat16).
-plugin::DType captured_plugin_dtype(const std::string& dtype);
-
 }  // namespace harness
