@@ -8,6 +8,7 @@
 
 #include "common/json.h"
 #include "record/collective_record.h"
+#include "record/replay_record.h"
 #include "record/train_record.h"
 
 namespace harness {
