@@ -33,8 +33,9 @@ def describe(config):
 
 
 def replay_backend(backend):
-    """The harness plugin that replays a job's backend: its gloo is PyTorch's gloo library."""
-    return backend.split(":", 1)[1] if backend.startswith("harness:") else backend
+    """The harness plugin that replays a job's backend: PyTorch's gloo is its own process group,
+    ProcessGroupGloo, which the torch_gloo plugin runs; harness:<plugin> is that plugin."""
+    return backend.split(":", 1)[1] if backend.startswith("harness:") else "torch_gloo"
 
 
 def script_lines(config):

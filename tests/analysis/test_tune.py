@@ -40,7 +40,7 @@ def test_the_plan_lines_name_backend_cap_and_hook():
 
 def test_the_replay_runs_a_job_backend_on_the_plugin_of_that_name():
     assert tune.replay_backend("harness:shm") == "shm"
-    assert tune.replay_backend("gloo") == "gloo"
+    assert tune.replay_backend("gloo") == "torch_gloo"
 
 
 def job(**changes):

@@ -2,8 +2,8 @@
 # settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
 # script unchanged; the harness's replay trial re-making DDP's own buckets; and the clear
-# errors: a job without DDP, a job that crashes, more ranks than CPUs, a command that launches no
-# distributed job.
+# errors: a job without DDP, a job that crashes, a model off the CPU, more ranks than CPUs, a
+# command that launches no distributed job.
 source "$(dirname "$0")/lib.bash"
 source tests/tune/lib.bash
 
@@ -37,6 +37,8 @@ expect_error "tuning covers DDP jobs" tune --results-dir "$WORK/r2" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/not_ddp.py
 expect_error "planted failure in the user's training step" tune --results-dir "$WORK/r3" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/crashing.py
+expect_error "the model's parameters are on meta, not the CPU" tune --results-dir "$WORK/r4" -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/off_cpu.py
 expect_error "the job asks for 64 ranks and this machine has" tune -- \
   "${launch[@]}" --nproc_per_node 64 "$WORK/train.py"
 expect_error "the command starts no distributed job" tune -- /usr/bin/python3 "$WORK/train.py"

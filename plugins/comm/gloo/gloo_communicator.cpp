@@ -32,6 +32,7 @@
 #include "harness/plugin/params.h"
 #include "harness/plugin/peer_address.h"
 #include "harness/plugin/register.h"
+#include "group_device.h"
 #include "mpi_store.h"
 
 namespace harness::plugins {
@@ -153,22 +154,12 @@ class GlooCommunicator final : public plugin::Communicator {
                                  std::to_string(group.size));
     return plugin::guarded([&] {
       size_ = group.size;
-      gloo::transport::tcp::attr attr;
-      if (!interface_.empty()) {
-        attr.iface = interface_;
-        address_ = "interface " + interface_;
-      } else if (!hostname_.empty()) {
-        attr.hostname = hostname_;
-        address_ = hostname_;
-      } else {
-        std::string why;
-        attr.hostname = plugin::address_for_group(group.comm, &why);
-        if (attr.hostname.empty())
-          return Status::unavailable("gloo across hosts: " + why +
-                                     "; give backend_params interface or hostname");
-        address_ = attr.hostname == plugin::kLoopback ? "loopback" : attr.hostname;
-      }
-      auto device = gloo::transport::tcp::CreateDevice(attr);
+      GroupDevice chosen = group_device(interface_, hostname_, group.comm);
+      if (!chosen.device)
+        return Status::unavailable("gloo across hosts: " + chosen.why +
+                                   "; give backend_params interface or hostname");
+      address_ = chosen.address;
+      auto& device = chosen.device;
       MpiStore store(group.comm, timeout_);
       context_ = connected(group, store, device);
       blocks_context_ = context_;

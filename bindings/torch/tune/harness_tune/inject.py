@@ -203,9 +203,19 @@ def _ready_hook(index):
     return ready
 
 
+def _refuse_off_cpu(module):
+    """Before DDP starts (which on a GPU would already move data): a tuning replays CPU jobs."""
+    devices = sorted({p.device.type for p in module.parameters()} - {"cpu"}) if module else []
+    if devices:
+        fail(f"the model's parameters are on {', '.join(devices)}, not the CPU: tuning covers "
+             "CPU jobs (backend gloo or harness); run the job with its model on the CPU")
+
+
 def ddp_init(self, *args, **kwargs):
     global RECORDING
     first = RECORDING is None and not getattr(ddp_init, "seen", False)
+    if first:
+        _refuse_off_cpu(_bound(_original_init, args, kwargs, "module", None))
     if first and PLAN is not None:
         kwargs["bucket_cap_mb"] = PLAN["bucket_cap_mb"]
         if "bucket_cap_mb" in inspect.signature(_original_init).parameters:
@@ -216,8 +226,6 @@ def ddp_init(self, *args, **kwargs):
     if not first:
         return
     ddp_init.seen = True
-    if any(p.device.type != "cpu" for p in self.module.parameters()):
-        fail("the model's parameters are on a GPU: tuning covers CPU jobs (gloo or harness)")
     RECORDING = Recording(self, _bound(_original_init, args, kwargs, "bucket_cap_mb", 25))
     for index, parameter in enumerate(RECORDING.parameters):
         if parameter.requires_grad and MODE == "capture":
