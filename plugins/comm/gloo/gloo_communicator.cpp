@@ -154,10 +154,8 @@ class GlooCommunicator final : public plugin::Communicator {
                                  std::to_string(group.size));
     return plugin::guarded([&] {
       size_ = group.size;
-      GroupDevice chosen = group_device(interface_, hostname_, group.comm);
-      if (!chosen.device)
-        return Status::unavailable("gloo across hosts: " + chosen.why +
-                                   "; give backend_params interface or hostname");
+      GroupDevice chosen = group_device(interface_, hostname_, group.comm, "gloo");
+      if (!chosen.device) return chosen.status;
       address_ = chosen.address;
       auto& device = chosen.device;
       MpiStore store(group.comm, timeout_);

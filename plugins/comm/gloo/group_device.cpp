@@ -1,24 +1,53 @@
 #include "group_device.h"
 
+#include <netdb.h>
+#include <sys/socket.h>
+
 #include <gloo/transport/tcp/device.h>
 
 #include "harness/plugin/peer_address.h"
 
 namespace harness::plugins {
+namespace {
+
+// gloo's device crashes (a null dereference, Debian's libgloo) on a host name that does not
+// resolve, so the name is resolved here first and refused with its reason.
+std::string unresolvable(const std::string& hostname) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int error = getaddrinfo(hostname.c_str(), nullptr, &hints, &found);
+  if (found) freeaddrinfo(found);
+  return error == 0 ? std::string() : gai_strerror(error);
+}
+
+}  // namespace
 
 GroupDevice group_device(const std::string& interface, const std::string& hostname,
-                         MPI_Comm comm) {
+                         MPI_Comm comm, const std::string& backend) {
   GroupDevice chosen;
   gloo::transport::tcp::attr attr;
   if (!interface.empty()) {
     attr.iface = interface;
     chosen.address = "interface " + interface;
   } else if (!hostname.empty()) {
+    if (const std::string why = unresolvable(hostname); !why.empty()) {
+      chosen.status = plugin::Status::invalid_argument(
+          "backend_params hostname \"" + hostname + "\" does not resolve (" + why +
+          "): give a name or address of this host");
+      return chosen;
+    }
     attr.hostname = hostname;
     chosen.address = hostname;
   } else {
-    attr.hostname = plugin::address_for_group(comm, &chosen.why);
-    if (attr.hostname.empty()) return chosen;
+    std::string why;
+    attr.hostname = plugin::address_for_group(comm, &why);
+    if (attr.hostname.empty()) {
+      chosen.status = plugin::Status::unavailable(
+          backend + " across hosts: " + why + "; give backend_params interface or hostname");
+      return chosen;
+    }
     chosen.address = attr.hostname == plugin::kLoopback ? "loopback" : attr.hostname;
   }
   chosen.device = gloo::transport::tcp::CreateDevice(attr);

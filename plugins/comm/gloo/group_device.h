@@ -11,16 +11,19 @@
 
 #include <gloo/transport/device.h>
 
+#include "harness/plugin/status.h"
+
 namespace harness::plugins {
 
 struct GroupDevice {
-  std::shared_ptr<gloo::transport::Device> device;  // null: none, `why` says why
-  std::string address;                               // for describe(): "loopback", an address
-  std::string why;
+  std::shared_ptr<gloo::transport::Device> device;  // null where `status` says why
+  plugin::Status status;
+  std::string address;  // for describe(): "loopback", an address, "interface eth0"
 };
 
-// Collective over comm when neither interface nor hostname is given.
+// Collective over comm when neither interface nor hostname is given. `backend` names the
+// plugin in the reasons.
 GroupDevice group_device(const std::string& interface, const std::string& hostname,
-                         MPI_Comm comm);
+                         MPI_Comm comm, const std::string& backend);
 
 }  // namespace harness::plugins

@@ -87,10 +87,8 @@ class TorchGlooCommunicator final : public plugin::Communicator {
     if (Status s = plugin::require_mpi_group(group, "torch_gloo"); !s.is_ok()) return s;
     return plugin::guarded([&] {
       size_ = group.size;
-      GroupDevice chosen = group_device(interface_, hostname_, group.comm);
-      if (!chosen.device)
-        return Status::unavailable("torch_gloo across hosts: " + chosen.why +
-                                   "; give backend_params interface or hostname");
+      GroupDevice chosen = group_device(interface_, hostname_, group.comm, "torch_gloo");
+      if (!chosen.device) return chosen.status;
       address_ = chosen.address;
       auto options = c10d::ProcessGroupGloo::Options::create(timeout_);
       options->devices = {chosen.device};
