@@ -52,7 +52,7 @@ refused() {  # EXPECTED_TEXT ENVIRONMENT...
 refused "HARNESS_BACKEND: nosuch is no communicator plugin (available:" HARNESS_BACKEND=nosuch
 refused "HARNESS_BACKEND_PARAMS for shm: /chunk_bytes" HARNESS_BACKEND_PARAMS='{"chunk_bytes": "big"}'
 refused "HARNESS_BACKEND_PARAMS: not JSON" HARNESS_BACKEND_PARAMS='{chunk'
-refused "mpi sends through MPI" HARNESS_BACKEND=mpi
+refused "mpi joins or sends through MPI, and this group is PyTorch's" HARNESS_BACKEND=mpi
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count

@@ -16,7 +16,8 @@ const SettingsTable<ReplaySettings>& replay_table() {
           .add("world_size", &S::world_size,
                "ranks in the trial's group: the job's own world size", {1, 65536})
           .add("backend", &S::backend,
-               "communicator plugin name; gloo stands for the job's own PyTorch gloo")
+               "communicator plugin name; torch_gloo is the job's own PyTorch gloo (its "
+               "ProcessGroupGloo), gloo the gloo library called directly")
           .add("backend_params", &S::backend_params, "parameters passed to the communicator plugin")
           .add("bucket_cap_mb", &S::bucket_cap_mb,
                "DDP's bucket_cap_mb: the gradients are re-bucketed at this cap, in the order the "

@@ -16,7 +16,7 @@ namespace harness {
 struct ReplaySettings {
   std::string job;  // the captured job.json
   int world_size = 1;
-  std::string backend = "gloo";
+  std::string backend = "torch_gloo";
   Json backend_params = Json::object();
   double bucket_cap_mb = 25;  // PyTorch DDP's default
   Compression compression = Compression::kNone;

@@ -61,7 +61,7 @@ using CommunicatorCapabilities = CommunicatorCapabilitiesV4;
 struct GroupInit {
   // Under the harness, an MPI communicator of exactly the trial's ranks, which a backend may use
   // for its rendezvous or as its transport. MPI_COMM_NULL where the ranks are not MPI's
-  // (PyTorch's process group): a backend that sends through MPI then declines, saying so.
+  // (PyTorch's process group): a backend that joins or sends through MPI then declines, saying so.
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
@@ -71,14 +71,14 @@ struct GroupInit {
   Bootstrap* bootstrap = nullptr;
 };
 
-// For a backend that sends through MPI: declines (kUnsupported, which the harness records as
-// skipped) a group whose ranks are not MPI's, naming the backend.
+// For a backend that joins or sends through MPI: declines (kUnsupported, which the harness
+// records as skipped) a group that brings no MPI communicator, naming the backend.
 inline Status require_mpi_group(const GroupInit& group, const char* backend) {
   if (group.comm != MPI_COMM_NULL) return Status::ok();
   return Status::unsupported(std::string(backend) +
-                             " sends through MPI, and this group's ranks were not started by "
-                             "MPI (mpirun, srun): use a backend that joins through the group's "
-                             "bootstrap alone, such as shm");
+                             " joins or sends through MPI, and this group is PyTorch's, which "
+                             "gives a backend no MPI communicator (under mpirun too): use a "
+                             "backend that joins through the group's bootstrap alone, such as shm");
 }
 
 struct AllreduceOptions {
