@@ -14,11 +14,11 @@ accepted() {
 collective '{"collective": "allreduce", "root": 1, "world_size": 2}'
 expect_error "/settings/root: 1 is not read by allreduce (only broadcast has a root)" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"world_size": 2}' '{"root": [0, 1]}'
-expect_error "/sweep/root: 0 is not read by allreduce (only broadcast has a root)" "$HARNESS" "$WORK/c.json" --dry-run
+expect_error "/sweep/root/0: 0 is not read by allreduce (only broadcast has a root)" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"collective": "broadcast", "root": 1, "world_size": 2}'
 accepted "root with broadcast"
 collective '{"world_size": 2}' '{"collective, root": [["allreduce", 0], ["broadcast", 1]]}'
-expect_error "/sweep/collective, root: 0 is not read by allreduce" "$HARNESS" "$WORK/c.json" --dry-run
+expect_error "/sweep/collective, root/0/1: 0 is not read by allreduce" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"world_size": 2}' '{"collective": ["allreduce", "broadcast"]}'
 accepted "the default root beside a swept collective"
 
@@ -26,7 +26,7 @@ accepted "the default root beside a swept collective"
 collective '{"collective": "allgather", "op": "avg"}'
 expect_error "/settings/op: \"avg\" is not read by allgather (only allreduce and reduce_scatter reduce)" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"collective": "broadcast"}' '{"op": ["sum", "avg"]}'
-expect_error "/sweep/op: \"sum\" is not read by broadcast" "$HARNESS" "$WORK/c.json" --dry-run
+expect_error "/sweep/op/0: \"sum\" is not read by broadcast" "$HARNESS" "$WORK/c.json" --dry-run
 collective '{"collective": "reduce_scatter", "op": "avg"}'
 accepted "op with reduce_scatter"
 

@@ -211,7 +211,23 @@ TEST_F(TrialValidation, UnknownSweptModelPointsAtTheSweep) {
   const std::string message =
       error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}}, )"
                       R"("sweep": {"model": ["autoencoder", "vae"]}})");
-  EXPECT_CONTAINS(message, "/sweep/model: unknown model plugin \"vae\"");
+  EXPECT_CONTAINS(message, "/sweep/model/1: unknown model plugin \"vae\"");
+}
+
+// A sweep of many parameter objects: the message names the entry the trial took and the path
+// inside it, a zipped axis its element too.
+TEST_F(TrialValidation, ASweptParameterIsNamedByItsEntryAndThePathInsideIt) {
+  const std::string message = error_of_trials(
+      R"({"name": "x", "settings": {"dataset": {"rows": 200}, "world_size": 2}, "sweep": {)"
+      R"("backend, backend_params": [["ring", {}], ["ring", {"chunk_bytes": "big"}]],)"
+      R"("model_params": [{}, {"hidden": [10, 3]}, {"activation": "nope"}]}})");
+  EXPECT_CONTAINS(message, "/sweep/backend, backend_params/1/1/chunk_bytes:");
+  EXPECT_CONTAINS(message, "/sweep/model_params/2/activation:");
+  EXPECT_CONTAINS(
+      error_of_trials(R"({"name": "x", "settings": {"dataset": {"rows": 200}, "world_size": 2,)"
+                      R"("backend": "hierarchical"}, "sweep": {"backend_params": [{"inter": "mpi"},)"
+                      R"({"inter": "ring", "inter_params": {"chunk_bytes": "big"}}]}})"),
+      "/sweep/backend_params/1/inter_params/chunk_bytes:");
 }
 
 TEST_F(TrialValidation, ModelParameterErrorsComeFromThePlugin) {
@@ -303,7 +319,7 @@ TEST_F(TrialValidation, DataErrorsPointIntoPartsAndSweeps) {
   EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "settings": {"model": "lstm",
                      "dataset": {"kind": "synthetic_series", "length": 100, "events": 2}},
                      "sweep": {"dataset.window": [8, 60]}})"),
-                  "/sweep/dataset.window: synthetic series 100x20 series 0 has 100 points, too few "
+                  "/sweep/dataset.window/1: synthetic series 100x20 series 0 has 100 points, too few "
                   "for a window of 60");
   EXPECT_CONTAINS(error_of_trials(R"({"name": "x", "parts": [{"name": "p", "kind": "train",
                      "settings": {"dataset": {"rows": 200}, "model_params": {"input_dim": 7}}}]})"),

@@ -5,11 +5,16 @@
 
 #include <string>
 
+#include "common/json.h"
 #include "spec/experiment.h"
 
 namespace harness {
 
-// path: a dotted settings path, e.g. "dataset.window".
-std::string setting_pointer(const ExperimentPart& part, const std::string& path);
+// path: a dotted settings path, e.g. "dataset.window". With the trial's own settings
+// (`given`), a swept setting is named down to the entry of the axis the trial took and the
+// path inside it ("/sweep/backend_params/2/inter_params"): a sweep of many values says which
+// one is wrong.
+std::string setting_pointer(const ExperimentPart& part, const std::string& path,
+                            const Json* given = nullptr);
 
 }  // namespace harness

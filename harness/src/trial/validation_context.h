@@ -30,9 +30,10 @@ struct ValidationContext {
   // Whether the file (or the sweep point) sets dotted `field` itself.
   bool is_given(const std::string& field) const { return find_path(given, field) != nullptr; }
 
-  // A problem with the setting at dotted `field`, named by its pointer in the file.
+  // A problem with the setting at dotted `field`, named by its pointer in the file (a swept
+  // one down to the entry this trial took).
   void add(const std::string& field, const std::string& message) {
-    errors.add(setting_pointer(part, field) + ": " + message);
+    errors.add(setting_pointer(part, field, &given) + ": " + message);
   }
   void add(const SettingError& error) { add(error.field(), error.what()); }
   // A plugin's message about its parameters, which starts with a pointer inside the
@@ -40,7 +41,7 @@ struct ValidationContext {
   // Any other message (LibTorch's, when building the model fails) follows a colon.
   void add_inside(const std::string& field, const std::string& plugin_message) {
     const std::string text = failure_text(plugin_message);
-    errors.add(setting_pointer(part, field) + (text.rfind('/', 0) == 0 ? "" : ": ") + text);
+    errors.add(setting_pointer(part, field, &given) + (text.rfind('/', 0) == 0 ? "" : ": ") + text);
   }
 
   // True the first time `configuration` is seen: sweeps repeat configurations (repetitions,
