@@ -121,28 +121,14 @@ class GlooCommunicator final : public plugin::Communicator {
         json, {"algorithm", "interface", "hostname", "timeout_ms", "bcube_base", "receive"});
     algorithm_ =
         params.choice("algorithm", "ring", {"ring", "ring_chunked", "halving_doubling", "bcube"});
-    interface_ = params.string("interface", "");
-    hostname_ = params.string("hostname", "");
-    timeout_ = std::chrono::milliseconds(params.integer("timeout_ms", 30000, 1, 86400000));
+    device_params_ = read_device_params(params);
     bcube_base_ = static_cast<int>(params.integer("bcube_base", 2, 2, 1024));
     receive_ =
         params.choice("receive", "loop_thread", {"loop_thread", "blocking", "busy_poll", "auto"});
-    if (!interface_.empty() && !hostname_.empty())
-      throw std::invalid_argument("/interface: give interface or hostname, not both");
   }
 
-  // gloo's algorithms send "ready" notifications to their neighbours; a rank that tears its
-  // pairs down while a neighbour is still finishing the last call makes that neighbour fail
-  // with "Connection closed by peer" (seen under load at 3-4 ranks). So the group leaves
-  // together: an MPI barrier before the context goes, unless a call already failed (then the
-  // peers may never arrive and the barrier would hang).
-  ~GlooCommunicator() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized || leave_comm_ == MPI_COMM_NULL) return;
-    if (!failed_) MPI_Barrier(leave_comm_);
-    MPI_Comm_free(&leave_comm_);
-  }
+  // Before the contexts close their pairs (group_device.h: LeaveTogether).
+  ~GlooCommunicator() override { leave_.leave(); }
 
   Status init(const plugin::GroupInit& group) noexcept override {
     if (Status s = plugin::require_mpi_group(group, "gloo"); !s.is_ok()) return s;
@@ -154,11 +140,11 @@ class GlooCommunicator final : public plugin::Communicator {
                                  std::to_string(group.size));
     return plugin::guarded([&] {
       size_ = group.size;
-      GroupDevice chosen = group_device(interface_, hostname_, group.comm, "gloo");
+      GroupDevice chosen = group_device(device_params_, group.comm, "gloo");
       if (!chosen.device) return chosen.status;
       address_ = chosen.address;
       auto& device = chosen.device;
-      MpiStore store(group.comm, timeout_);
+      MpiStore store(group.comm, device_params_.timeout);
       context_ = connected(group, store, device);
       blocks_context_ = context_;
       if (receive_ == "auto") {
@@ -173,7 +159,7 @@ class GlooCommunicator final : public plugin::Communicator {
       receive_on_calling_thread();
       size_send_buffers(context_);
       if (blocks_context_ != context_) size_send_buffers(blocks_context_);
-      MPI_Comm_dup(group.comm, &leave_comm_);
+      leave_.enter(group.comm);
       single_core_ = bound_to_one_core();
       if (single_core_ && group.rank == 0)
         std::fprintf(stderr,
@@ -186,7 +172,7 @@ class GlooCommunicator final : public plugin::Communicator {
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       switch (buffer.dtype) {
         case DType::kFloat32: run<float>(buffer, options.op); break;
         case DType::kFloat64: run<double>(buffer, options.op); break;
@@ -200,7 +186,7 @@ class GlooCommunicator final : public plugin::Communicator {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0 || size_ == 1) return Status::ok();
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       std::vector<char*> pointers{static_cast<char*>(buffer.data)};
       gloo::BroadcastOneToAll<char>(context_, pointers, buffer.bytes(), root).run();
       return Status::ok();
@@ -214,7 +200,7 @@ class GlooCommunicator final : public plugin::Communicator {
     if (Status s = check_pair(Collective::kReduceScatter, input, output); !s.is_ok()) return s;
     if (Status s = fits_sync_mode("reduce_scatter", output.bytes()); !s.is_ok()) return s;
     if (output.count == 0) return Status::ok();
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       switch (input.dtype) {
         case DType::kFloat32: scatter<float>(input, output, options.op); break;
         case DType::kFloat64: scatter<double>(input, output, options.op); break;
@@ -232,7 +218,7 @@ class GlooCommunicator final : public plugin::Communicator {
     if (Status s = fits_sync_mode("allgather", input.bytes()); !s.is_ok()) return s;
     if (input.count == 0) return Status::ok();
     if (size_ == 1) return copied(input, output);  // gloo's ring needs a peer
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       auto& bound = algorithms_[{input.count, static_cast<int>(input.dtype), kAllgather}];
       unsigned char* staging = bound.staging.get();
       if (!bound.algorithm) {
@@ -260,11 +246,11 @@ class GlooCommunicator final : public plugin::Communicator {
                                  "receive \"loop_thread\")");
     if (input.count == 0) return Status::ok();
     if (size_ == 1) return copied(input, output);
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       gloo::AlltoallOptions options(blocks_context_);
       options.setInput(static_cast<char*>(input.data), input.bytes());
       options.setOutput(static_cast<char*>(output.data), output.bytes());
-      options.setTimeout(timeout_);
+      options.setTimeout(device_params_.timeout);
       gloo::alltoall(options);
       return Status::ok();
     }));
@@ -272,7 +258,7 @@ class GlooCommunicator final : public plugin::Communicator {
 
   Status barrier() noexcept override {
     if (!context_) return Status::invalid_argument("communicator not initialised");
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       gloo::BarrierAllToOne(context_).run();
       return Status::ok();
     }));
@@ -319,7 +305,7 @@ class GlooCommunicator final : public plugin::Communicator {
       std::shared_ptr<gloo::transport::Device>& device) const {
     auto context =
         std::make_shared<gloo::rendezvous::Context>(group.rank, group.size, bcube_base_);
-    context->setTimeout(timeout_);
+    context->setTimeout(device_params_.timeout);
     context->connectFullMesh(store, device);
     return context;
   }
@@ -328,11 +314,6 @@ class GlooCommunicator final : public plugin::Communicator {
   // blocks_context_), where blocks over kSyncPieceBytes and alltoall cannot run.
   bool blocks_in_sync_mode() const {
     return receive_ != "loop_thread" && blocks_context_ == context_;
-  }
-
-  Status remember_failure(Status status) {
-    failed_ = failed_ || !status.is_ok();
-    return status;
   }
 
   // In sync mode both sides of a pair write before they read (see run()): a block larger than
@@ -453,13 +434,12 @@ class GlooCommunicator final : public plugin::Communicator {
     return std::make_unique<gloo::AllreduceRing<T>>(context_, pointers, count);
   }
 
-  std::string algorithm_, interface_, hostname_, address_, receive_;
-  std::chrono::milliseconds timeout_{30000};
+  DeviceParams device_params_;
+  std::string algorithm_, address_, receive_;
   int bcube_base_ = 2;
   int size_ = 1;
   bool single_core_ = false;
-  bool failed_ = false;
-  MPI_Comm leave_comm_ = MPI_COMM_NULL;
+  LeaveTogether leave_;
   std::shared_ptr<gloo::rendezvous::Context> context_;
   // Where reduce_scatter, allgather and alltoall run: context_, except where "auto" chose a sync
   // mode. Pairs in sync mode are read only by the calling thread, inside gloo's waits on bound

@@ -3,6 +3,8 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <stdexcept>
+
 #include <gloo/transport/tcp/device.h>
 
 #include "harness/plugin/peer_address.h"
@@ -24,8 +26,27 @@ std::string unresolvable(const std::string& hostname) {
 
 }  // namespace
 
-GroupDevice group_device(const std::string& interface, const std::string& hostname,
-                         MPI_Comm comm, const std::string& backend) {
+DeviceParams read_device_params(plugin::Params& params) {
+  DeviceParams read;
+  read.interface = params.string("interface", "");
+  read.hostname = params.string("hostname", "");
+  read.timeout = std::chrono::milliseconds(params.integer("timeout_ms", 30000, 1, 86400000));
+  if (!read.interface.empty() && !read.hostname.empty())
+    throw std::invalid_argument("/interface: give interface or hostname, not both");
+  return read;
+}
+
+void LeaveTogether::leave() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || comm_ == MPI_COMM_NULL) return;
+  if (!failed_) MPI_Barrier(comm_);
+  MPI_Comm_free(&comm_);
+}
+
+GroupDevice group_device(const DeviceParams& params, MPI_Comm comm, const std::string& backend) {
+  const std::string& interface = params.interface;
+  const std::string& hostname = params.hostname;
   GroupDevice chosen;
   gloo::transport::tcp::attr attr;
   if (!interface.empty()) {

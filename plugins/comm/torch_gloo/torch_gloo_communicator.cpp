@@ -63,41 +63,31 @@ class TorchGlooCommunicator final : public plugin::Communicator {
 
   explicit TorchGlooCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"interface", "hostname", "timeout_ms", "threads"});
-    interface_ = params.string("interface", "");
-    hostname_ = params.string("hostname", "");
-    timeout_ = std::chrono::milliseconds(params.integer("timeout_ms", 30000, 1, 86400000));
+    device_params_ = read_device_params(params);
     threads_ = static_cast<int>(params.integer("threads", 2, 1, 64));
-    if (!interface_.empty() && !hostname_.empty())
-      throw std::invalid_argument("/interface: give interface or hostname, not both");
   }
 
-  // The pairs close with the process group; a peer still finishing the last call would see
-  // "Connection closed by peer". So the group leaves together (as the gloo plugin does), unless
-  // a call failed and the peers may never arrive.
+  // The pairs close with the process group (group_device.h: LeaveTogether).
   ~TorchGlooCommunicator() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized || leave_comm_ == MPI_COMM_NULL) return;
-    if (!failed_) MPI_Barrier(leave_comm_);
+    leave_.leave();
     group_.reset();
-    MPI_Comm_free(&leave_comm_);
   }
 
   Status init(const plugin::GroupInit& group) noexcept override {
     if (Status s = plugin::require_mpi_group(group, "torch_gloo"); !s.is_ok()) return s;
     return plugin::guarded([&] {
       size_ = group.size;
-      GroupDevice chosen = group_device(interface_, hostname_, group.comm, "torch_gloo");
+      GroupDevice chosen = group_device(device_params_, group.comm, "torch_gloo");
       if (!chosen.device) return chosen.status;
       address_ = chosen.address;
-      auto options = c10d::ProcessGroupGloo::Options::create(timeout_);
+      auto options = c10d::ProcessGroupGloo::Options::create(device_params_.timeout);
       options->devices = {chosen.device};
       options->threads = threads_;
-      MpiStore rendezvous(group.comm, timeout_);
+      MpiStore rendezvous(group.comm, device_params_.timeout);
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(
           c10::make_intrusive<MpiC10dStore>(rendezvous), group.rank, group.size, options);
       rendezvous.finish();
-      MPI_Comm_dup(group.comm, &leave_comm_);
+      leave_.enter(group.comm);
       return Status::ok();
     });
   }
@@ -106,7 +96,7 @@ class TorchGlooCommunicator final : public plugin::Communicator {
   Status allreduce(BufferView buffer, const plugin::AllreduceOptions& options) noexcept override {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (buffer.count == 0) return Status::ok();
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       std::vector<at::Tensor> tensors = as_tensors(buffer);
       if (options.op == plugin::ReduceOp::kAvg) tensors[0].div_(size_);
       group_->allreduce(tensors)->wait();
@@ -118,7 +108,7 @@ class TorchGlooCommunicator final : public plugin::Communicator {
     if (Status s = check(buffer); !s.is_ok()) return s;
     if (Status s = plugin::check_root(root, size_); !s.is_ok()) return s;
     if (buffer.count == 0 || size_ == 1) return Status::ok();
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       std::vector<at::Tensor> tensors = as_tensors(buffer);
       c10d::BroadcastOptions options;
       options.rootRank = root;
@@ -129,7 +119,7 @@ class TorchGlooCommunicator final : public plugin::Communicator {
 
   Status barrier() noexcept override {
     if (!group_) return Status::invalid_argument("communicator not initialised");
-    return remember_failure(plugin::guarded([&] {
+    return leave_.watch(plugin::guarded([&] {
       group_->barrier()->wait();
       return Status::ok();
     }));
@@ -146,17 +136,11 @@ class TorchGlooCommunicator final : public plugin::Communicator {
                                 {DType::kFloat32, DType::kFloat64, DType::kFloat16});
   }
 
-  Status remember_failure(Status status) {
-    if (!status.is_ok()) failed_ = true;
-    return status;
-  }
-
-  std::string interface_, hostname_, address_;
-  std::chrono::milliseconds timeout_{30000};
+  DeviceParams device_params_;
+  std::string address_;
   int threads_ = 2;
   int size_ = 1;
-  bool failed_ = false;
-  MPI_Comm leave_comm_ = MPI_COMM_NULL;
+  LeaveTogether leave_;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
 };
 

@@ -205,7 +205,7 @@ def _ready_hook(index):
 
 def _refuse_off_cpu(module):
     """Before DDP starts (which on a GPU would already move data): a tuning replays CPU jobs."""
-    devices = sorted({p.device.type for p in module.parameters()} - {"cpu"}) if module else []
+    devices = sorted({p.device.type for p in module.parameters()} - {"cpu"}) if module is not None else []
     if devices:
         fail(f"the model's parameters are on {', '.join(devices)}, not the CPU: tuning covers "
              "CPU jobs (backend gloo or harness); run the job with its model on the CPU")
