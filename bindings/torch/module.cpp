@@ -1,28 +1,30 @@
-// The Python module behind harness_torch: the process group's class, as a subclass of
-// torch.distributed.ProcessGroup, which torch.distributed constructs for backend "harness".
+// The Python module behind harness_torch: the backend's class, as a subclass of
+// torch.distributed's Backend (c10d::Backend), which harness_torch registers for "harness".
+// Built with the pybind11 that the same torch ships, so that the class can derive from
+// torch's own Backend class.
 #include <pybind11/chrono.h>
 #include <pybind11/pybind11.h>
 #include <torch/csrc/utils/pybind.h>
 
-#include "harness_process_group.h"
+#include "harness_backend.h"
 
 namespace py = pybind11;
-using harness::torch_binding::HarnessProcessGroup;
+using harness::torch_binding::HarnessBackend;
 using harness::torch_binding::PluginChoice;
 
 PYBIND11_MODULE(_harness_torch, module) {
   module.doc() = "torch.distributed backend 'harness': the harness's communicator plugins";
-  // Registers c10d::ProcessGroup's Python class, the base of this one.
+  // Registers c10d::Backend's Python class, the base of this one.
   py::module::import("torch.distributed");
-  py::class_<HarnessProcessGroup, c10d::ProcessGroup, c10::intrusive_ptr<HarnessProcessGroup>>(
-      module, "ProcessGroupHarness")
+  py::class_<HarnessBackend, c10d::Backend, c10::intrusive_ptr<HarnessBackend>>(module,
+                                                                              "HarnessBackend")
       .def(py::init([](const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                        std::chrono::milliseconds timeout) {
-             return c10::make_intrusive<HarnessProcessGroup>(store, rank, size, timeout,
-                                                             PluginChoice::from_environment());
+             return c10::make_intrusive<HarnessBackend>(store, rank, size, timeout,
+                                                        PluginChoice::from_environment());
            }),
            py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
            py::call_guard<py::gil_scoped_release>())
-      .def_property_readonly("plugin", &HarnessProcessGroup::plugin_name)
-      .def("describe", &HarnessProcessGroup::describe);
+      .def_property_readonly("plugin", &HarnessBackend::plugin_name)
+      .def("describe", &HarnessBackend::describe);
 }

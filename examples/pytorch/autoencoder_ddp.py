@@ -2,7 +2,7 @@
 on normal records only, rank 0's weights broadcast by DDP, a DistributedSampler reshuffled each
 epoch (set_epoch), gradients averaged by DDP's allreduce, rank 0 logging. Launch:
 
-    python3 -m torch.distributed.run --standalone --redirects 1 --tee 1 --nproc_per_node 2 \\
+    .venv/bin/python -m torch.distributed.run --standalone --nproc_per_node 2 \\
         examples/pytorch/autoencoder_ddp.py --epochs 3
 
 The data are synthetic, seeded and the same on every rank: 20 correlated features of normal

@@ -2,7 +2,7 @@
 reconstructs short windows of a multivariate signal (anomalies score high). Little compute per
 sample for many gradients, so communication decides its step time. Launch:
 
-    python3 -m torch.distributed.run --standalone --redirects 1 --tee 1 --nproc_per_node 2 \\
+    .venv/bin/python -m torch.distributed.run --standalone --nproc_per_node 2 \\
         examples/pytorch/transformer_ddp.py --epochs 1
 
 The data are synthetic and seeded: windows of noisy sines over 8 channels."""

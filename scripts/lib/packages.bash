@@ -18,7 +18,7 @@ setup_packages() {
   for flag in "$@"; do
     case "$flag" in
       --plots) packages+=(python3-matplotlib python3-pandas python3-pytest) ;;
-      --peer) packages+=(python3-torch pybind11-dev python3-dev) ;;
+      --peer) packages+=(python3-torch python3-dev python3-venv) ;;
       --fuzz) packages+=(clang libclang-rt-14-dev) ;;
       --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
       *) echo "scripts/setup: unknown option $flag (expected --plots, --peer, --fuzz or --slurm)" >&2

@@ -1,49 +1,15 @@
 # The torch.distributed backend "harness" (bindings/torch) under torchrun, as a PyTorch user
-# launches it: the collectives checked like a backend's (tests/torch/collectives.py) on every
-# plugin that joins without MPI (shm, ring), at world 2 and 3; DDP losses equal to gloo's
-# (tests/torch/ddp_losses.py); and the clear errors: a missing plugin, bad parameters, a plugin
-# that needs MPI, ranks that disagree.
+# launches it: the clear errors (a missing plugin, bad parameters, a plugin that needs MPI, ranks
+# that disagree, a failure on one rank, a peer that never calls). The collectives and the
+# training runs are the quick tier's (torch_conformance.sh).
 source "$(dirname "$0")/lib.bash"
-BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
-if [ -f "$BUILD/python/harness_torch.not-built" ]; then
-  echo "skipped: harness_torch is not built: $(cat "$BUILD/python/harness_torch.not-built")"
-  exit 77
-fi
-[ -f "$BUILD/python/harness_torch/__init__.py" ] || fail "no harness_torch in $BUILD/python"
-export PYTHONPATH="$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1
-# Debian 12's torchrun needs --redirects and --tee under Python 3.11. Its --standalone always
-# takes port 29400, which another job on the machine may hold: a free port instead.
-torchrun() {
-  local port
-  port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  /usr/bin/python3 -m torch.distributed.run --nnodes 1 --rdzv_backend c10d \
-    --rdzv_endpoint "127.0.0.1:$port" --rdzv_id "$$" --redirects 1 --tee 1 "$@"
-}
+source "$(dirname "$0")/torch_lib.bash"
 
-# 1. The collectives, per plugin that joins without MPI and world size.
-for plugin in shm ring; do
-  for world in 2 3; do
-    HARNESS_BACKEND=$plugin torchrun --nproc_per_node "$world" tests/torch/collectives.py \
-      > "$WORK/$plugin$world" 2>&1 ||
-      { cat "$WORK/$plugin$world"; fail "collectives through $plugin at world $world"; }
-    grep -q "ok: collectives through harness:$plugin at world $world" "$WORK/$plugin$world" ||
-      { cat "$WORK/$plugin$world"; fail "no ok line from the $plugin collectives at world $world"; }
-    echo "ok: every collective through harness:$plugin at world $world"
-  done
-done
-
-# 2. DDP trains as through gloo.
-for plugin in shm ring; do
-  HARNESS_BACKEND=$plugin torchrun --nproc_per_node 2 tests/torch/ddp_losses.py > "$WORK/ddp" 2>&1 ||
-    { cat "$WORK/ddp"; fail "DDP losses through harness:$plugin differ from gloo's"; }
-  grep "autoencoder\|transformer:" "$WORK/ddp" | sed "s/^\[[^]]*\]:*/$plugin: /" | sort -u
-done
-
-# 3. Clear errors, on every rank, fast.
+# Clear errors, on every rank, fast.
 refused() {  # EXPECTED_TEXT ENVIRONMENT...
   local expected=$1; shift
   local status=0
-  env "$@" timeout 120 bash -c "$(declare -f torchrun); torchrun --nproc_per_node 2 tests/torch/join.py" \
+  env "$@" TORCH_PYTHON="$TORCH_PYTHON" timeout 120 bash -c "$(declare -f torchrun); torchrun --nproc_per_node 2 tests/torch/join.py" \
     > "$WORK/refused" 2>&1 || status=$?
   [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || { cat "$WORK/refused"; fail "exit $status with $*"; }
   grep -qF -- "$expected" "$WORK/refused" || { cat "$WORK/refused"; fail "missing '$expected' with $*"; }

@@ -14,7 +14,7 @@ tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 -- \
   { cat "$WORK/tune.out"; fail "scripts/tune on the autoencoder"; }
 cat "$WORK/tune.out"
 [ "$(sha256sum "$WORK/train.py")" = "$before" ] || fail "the user's script was modified"
-PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_capture.py "$WORK/results/job.json" ||
+PYTHONPATH=bindings/torch/tune "$TORCH_PYTHON" tests/tune/check_capture.py "$WORK/results/job.json" ||
   fail "the captured job.json"
 check_answer "$WORK/results"
 
@@ -30,7 +30,7 @@ cat > "$WORK/buckets_experiment.json" <<EOF
 EOF
 mpirun --bind-to none -np 2 "$HARNESS" "$WORK/buckets_experiment.json" --results-dir "$WORK/buckets" -q ||
   fail "replaying the job of several buckets"
-PYTHONPATH=bindings/torch/tune /usr/bin/python3 tests/tune/check_buckets.py "$WORK/buckets.json" \
+PYTHONPATH=bindings/torch/tune "$TORCH_PYTHON" tests/tune/check_buckets.py "$WORK/buckets.json" \
   "$WORK"/buckets/buckets/*/trials.jsonl || fail "the replay's buckets differ from DDP's"
 echo "ok: the replay's buckets are DDP's"
 expect_error "tuning covers DDP jobs" tune --results-dir "$WORK/r2" -- \
@@ -41,4 +41,4 @@ expect_error "the model's parameters are on meta, not the CPU" tune --results-di
   "${launch[@]}" --nproc_per_node 2 tests/tune/off_cpu.py
 expect_error "the job asks for 64 ranks and this machine has" tune -- \
   "${launch[@]}" --nproc_per_node 64 "$WORK/train.py"
-expect_error "the command starts no distributed job" tune -- /usr/bin/python3 "$WORK/train.py"
+expect_error "the command starts no distributed job" tune -- "$TORCH_PYTHON" "$WORK/train.py"

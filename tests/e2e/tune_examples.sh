@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.bash"
 source tests/tune/lib.bash
 
 tune --results-dir "$WORK/mpirun" --steps 10 --rounds 2 --caps 25 -- \
-  $MPIRUN -np 2 /usr/bin/python3 examples/pytorch/autoencoder_ddp.py --epochs 2 \
+  $MPIRUN -np 2 "$TORCH_PYTHON" examples/pytorch/autoencoder_ddp.py --epochs 2 \
   > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "scripts/tune on the autoencoder under mpirun"; }
 check_answer "$WORK/mpirun"
 tune --results-dir "$WORK/transformer" --rounds 2 --caps 10,50 --steps 10 -- \

@@ -1,14 +1,12 @@
 # Shared by the scripts/tune tests (tests/e2e/tune.sh, tune_examples.sh); sourced after
-# tests/e2e/lib.bash. Skips without Debian's Python torch.
-BUILD=$(cd "$(dirname "$HARNESS")" && pwd)
-/usr/bin/python3 -c "import torch" 2>/dev/null ||
-  { echo "skipped: Debian's python3-torch is not installed (scripts/setup --peer)"; exit 77; }
-export OMP_NUM_THREADS=1
+# tests/e2e/lib.bash. The user's job runs on the project's PyTorch (torch_lib.bash: skips where
+# the harness backend is not built for it).
+source "$(dirname "${BASH_SOURCE[0]}")/../e2e/torch_lib.bash"
 tune() { scripts/analysis tune --python-path "$BUILD/python" --harness "$HARNESS" "$@"; }
 # A user's torchrun launch, on a port of its own (--standalone's 29400 may be taken).
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-launch=(/usr/bin/python3 -m torch.distributed.run --nnodes 1 --rdzv_backend c10d
-        --rdzv_endpoint "127.0.0.1:$port" --redirects 1 --tee 1)
+port=$("$TORCH_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+launch=("$TORCH_PYTHON" -m torch.distributed.run --nnodes 1 --rdzv_backend c10d
+        --rdzv_endpoint "127.0.0.1:$port")
 
 # check_answer RESULTS_DIR: an Answer, and a plan only where the job measured it faster
 # beyond the noise (its measured interval above 1, recorded in plan.json).

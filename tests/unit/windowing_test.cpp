@@ -122,8 +122,8 @@ TEST(LwsndrLoader, RejectsBadFilesWithFileAndLine) {
 }
 
 TEST(LwsndrLoader, RealDataOneSeriesPerMote) {
-  const std::string path = std::string(HARNESS_SOURCE_DIR) + "/data/lwsndr/package/data/data.csv";
-  if (!std::ifstream(path)) GTEST_SKIP() << "LWSNDR not fetched (scripts/setup)";
+  const std::string path = std::string(HARNESS_SOURCE_DIR) + "/data/lwsndr/data.csv";
+  ASSERT_TRUE(std::ifstream(path)) << path << ": the repository's LWSNDR copy is missing";
   const SeriesSet set = load_lwsndr(path);
   ASSERT_EQ(set.series.size(), 4u);
   std::size_t anomalies = 0;

@@ -4,19 +4,28 @@
     dist.init_process_group("harness")         # HARNESS_BACKEND=shm (the default) picks the plugin
 
 HARNESS_BACKEND names the communicator plugin, HARNESS_BACKEND_PARAMS (a JSON object) its
-parameters, HARNESS_PLUGIN_PATH more folders to find plugins in. The manual: docs/pytorch.md.
+parameters, HARNESS_PLUGIN_PATH more folders to find plugins in. PyTorch 2.x: the backend is a
+c10d::Backend for CPU tensors, one per group (dist.new_group makes another). The manual:
+docs/pytorch.md.
 """
 import torch  # loads LibTorch before the extension that links it
 import torch.distributed as dist
 
-from ._harness_torch import ProcessGroupHarness
+from ._harness_torch import HarnessBackend
 
-__all__ = ["ProcessGroupHarness"]
-
-
-def _create(store, rank, size, timeout):
-    return ProcessGroupHarness(store, rank, size, timeout)
+__all__ = ["HarnessBackend", "backend_of"]
 
 
-if not hasattr(dist.Backend, "HARNESS"):
-    dist.Backend.register_backend("harness", _create)
+def _create(options, _backend_options):
+    """The extended creator: the group's own store, rank, size and timeout."""
+    return HarnessBackend(options.store, options.group_rank, options.group_size, options.timeout)
+
+
+def backend_of(group=None):
+    """The HarnessBackend behind `group` (the world's by default)."""
+    group = group if group is not None else dist.group.WORLD
+    return group._get_backend(torch.device("cpu"))
+
+
+if "HARNESS" not in dist.Backend._plugins:
+    dist.Backend.register_backend("harness", _create, extended_api=True, devices=["cpu"])

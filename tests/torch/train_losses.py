@@ -1,10 +1,13 @@
-"""DDP training through the harness process group gives the losses gloo gives, under torchrun.
+"""DDP and FSDP2 training through the harness backend give the losses gloo gives, under torchrun.
 
-Two replicas of each model (the seed's autoencoder 20-10-3-10-20, also with DDP's fp16
-compression hook, one with buffers and an unused head under find_unused_parameters, and a small
-Transformer autoencoder) start from the same weights, see the same batches (DistributedSampler, set_epoch)
-and train side by side: one wrapped in DDP over the default group ("harness"), one over a gloo
-group. Their losses must agree within tolerance at every step; exits 1 when they do not."""
+Two replicas of each model (the seed's autoencoder 20-10-3-10-20, also with DDP's fp16 and bf16
+compression hooks, one with buffers and an unused head under find_unused_parameters, and a small
+Transformer autoencoder) start from the same weights, see the same batches (DistributedSampler,
+set_epoch) and train side by side: one over the default group ("harness"), one over a gloo
+group; each wrapped in DDP, and the autoencoder and the Transformer sharded with FSDP2
+(fully_shard on a CPU device mesh of the group: all_gather_into_tensor and
+reduce_scatter_tensor). Their losses must agree within tolerance at every step; exits 1 when
+they do not."""
 import datetime
 import os
 import sys
@@ -13,6 +16,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.distributed.device_mesh import DeviceMesh
+from torch.distributed.fsdp import fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
@@ -50,12 +55,27 @@ class WithBuffersAndUnused(nn.Module):
         return self.body(x)
 
 
-def train(make_model, data, group, hook=None, epochs=2, batch=32):
-    torch.manual_seed(1)
+def data_parallel(make_model, group, hook):
     model = DDP(make_model(), process_group=group, bucket_cap_mb=0.01,  # several buckets
                 find_unused_parameters=make_model is WithBuffersAndUnused)
     if hook:
-        model.register_comm_hook(group if group is not None else dist.group.WORLD, hook)
+        model.register_comm_hook(group, hook)
+    return model
+
+
+def sharded(make_model, group, _hook):
+    """FSDP2: each layer with parameters sharded on its own, then the whole model."""
+    model = make_model()
+    mesh = DeviceMesh.from_group(group, "cpu")
+    for layer in model.modules():
+        if layer is not model and isinstance(layer, (nn.Linear, nn.TransformerEncoderLayer)):
+            fully_shard(layer, mesh=mesh)
+    return fully_shard(model, mesh=mesh)
+
+
+def train(wrap, make_model, data, group, hook=None, epochs=2, batch=32):
+    torch.manual_seed(1)
+    model = wrap(make_model, group, hook)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     sampler = DistributedSampler(TensorDataset(data), shuffle=True, seed=3)
     losses = []
@@ -76,16 +96,21 @@ def main():
     gloo = dist.new_group(backend="gloo")
     generator = torch.Generator().manual_seed(7)
     tabular = torch.randn(512, 20, generator=generator)
-    # fp16: the gradients DDP's compression hook sends (torch 1.13's bf16 hook needs NCCL).
-    cases = {"autoencoder": (autoencoder, tabular, None),
-             "autoencoder, fp16 hook": (autoencoder, tabular, default_hooks.fp16_compress_hook),
-             "buffers and an unused head": (WithBuffersAndUnused, tabular, None),
-             "transformer": (TransformerAutoencoder, torch.randn(256, 16, 4, generator=generator),
-                             None)}
+    series = torch.randn(256, 16, 4, generator=generator)
+    # fp16 and bf16: the gradients DDP's compression hooks send.
+    cases = {"DDP autoencoder": (data_parallel, autoencoder, tabular, None),
+             "DDP autoencoder, fp16 hook": (data_parallel, autoencoder, tabular,
+                                            default_hooks.fp16_compress_hook),
+             "DDP autoencoder, bf16 hook": (data_parallel, autoencoder, tabular,
+                                            default_hooks.bf16_compress_hook),
+             "DDP buffers and an unused head": (data_parallel, WithBuffersAndUnused, tabular, None),
+             "DDP transformer": (data_parallel, TransformerAutoencoder, series, None),
+             "FSDP2 autoencoder": (sharded, autoencoder, tabular, None),
+             "FSDP2 transformer": (sharded, TransformerAutoencoder, series, None)}
     failed = False
-    for name, (make_model, data, hook) in cases.items():
-        through_harness = train(make_model, data, None, hook)
-        through_gloo = train(make_model, data, gloo, hook)
+    for name, (wrap, make_model, data, hook) in cases.items():
+        through_harness = train(wrap, make_model, data, dist.group.WORLD, hook)
+        through_gloo = train(wrap, make_model, data, gloo, hook)
         worst = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(through_harness, through_gloo))
         ok = len(through_harness) == len(through_gloo) and worst <= RELATIVE_TOLERANCE
         failed |= not ok

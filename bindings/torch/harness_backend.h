@@ -1,15 +1,18 @@
-// torch.distributed's process group "harness": the collectives of a PyTorch job (DDP's bucket
-// allreduces and parameter broadcasts, ZeRO-style reduce_scatter and allgather, barriers) run
-// on one of the harness's communicator plugins, chosen by HARNESS_BACKEND (default shm) with
+// torch.distributed's backend "harness" (a c10d::Backend, PyTorch 2.x): the collectives of a
+// PyTorch job (DDP's bucket allreduces and parameter broadcasts, FSDP2's all_gather_into_tensor
+// and reduce_scatter_tensor, ZeroRedundancyOptimizer's broadcasts, barriers) run on one of the
+// harness's communicator plugins, chosen by HARNESS_BACKEND (default shm) with
 // HARNESS_BACKEND_PARAMS (a JSON object of the plugin's parameters, default {}). The ranks join
 // through the c10d store torch.distributed hands the group (store_bootstrap.h), never MPI: a
-// plugin that sends through MPI declines, saying so. CPU tensors only.
+// plugin that sends through MPI declines, saying so. CPU tensors only. Every group, the world's
+// and each dist.new_group's, is a backend of its own with its own communicator.
 #pragma once
 
-#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,13 +31,13 @@ struct PluginChoice {
   static PluginChoice from_environment();
 };
 
-class HarnessProcessGroup final : public c10d::ProcessGroup {
+class HarnessBackend final : public c10d::Backend {
  public:
   // Collective over the group (through `store`): every rank loads and joins the same plugin,
   // or every rank throws, with the reason.
-  HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+  HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                       std::chrono::milliseconds timeout, const PluginChoice& choice);
-  ~HarnessProcessGroup() override;
+  ~HarnessBackend() override;
 
   const std::string getBackendName() const override { return "harness"; }
   const std::string& plugin_name() const { return choice_.name; }
@@ -60,9 +63,11 @@ class HarnessProcessGroup final : public c10d::ProcessGroup {
                                                const c10d::AllToAllOptions& options) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options) override;
 
-  // What the plugin API has no counterpart for: a clear error naming the plugin and the call.
+  // The tensors of one type reduced as one flat buffer (one plugin call, as gloo does).
   c10::intrusive_ptr<c10d::Work> allreduce_coalesced(
       std::vector<at::Tensor>& tensors, const c10d::AllreduceCoalescedOptions& options) override;
+
+  // What the plugin API has no counterpart for: a clear error naming the plugin and the call.
   c10::intrusive_ptr<c10d::Work> reduce(std::vector<at::Tensor>& tensors,
                                         const c10d::ReduceOptions& options) override;
   c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>>& outputs,
@@ -96,7 +101,13 @@ class HarnessProcessGroup final : public c10d::ProcessGroup {
   c10::intrusive_ptr<c10d::Work> allgather_padded(c10d::OpType type, const at::Tensor& input,
                                                   std::vector<at::Tensor> blocks,
                                                   std::vector<at::Tensor> outputs);
-  c10::intrusive_ptr<c10d::Work> integer_sum(std::vector<at::Tensor>& tensors);
+  // Integer sums (allreduce, reduce_scatter): through the widest float the plugin adds, with a
+  // check every rank makes alike that the sum was exact.
+  c10::intrusive_ptr<c10d::Work> integer_sum(c10d::OpType type, const char* call,
+                                             const at::Tensor& input, const at::Tensor& output,
+                                             std::function<void()> then = {});
+  plugin::CollectiveOptions reduce_op(c10d::ReduceOp op, at::ScalarType type,
+                                      const char* call) const;
   c10::intrusive_ptr<c10d::Work> launch(c10d::OpType type, const char* call,
                                         std::vector<at::Tensor> outputs, CollectiveQueue::Run run);
 

@@ -1,4 +1,4 @@
-#include "harness_process_group.h"
+#include "harness_backend.h"
 
 #include <Python.h>
 
@@ -77,10 +77,10 @@ PluginChoice PluginChoice::from_environment() {
   return choice;
 }
 
-HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
+HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int rank,
                                          int size, std::chrono::milliseconds timeout,
                                          const PluginChoice& choice)
-    : c10d::ProcessGroup(rank, size),
+    : c10d::Backend(rank, size),
       choice_(choice),
       registry_(PluginRegistry::discover(plugin_directories())),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
@@ -158,23 +158,23 @@ HarnessProcessGroup::HarnessProcessGroup(const c10::intrusive_ptr<c10d::Store>& 
 
 // The queue's thread may need the GIL (to drop the last reference to a tensor Python owns, to
 // run a future's Python callback): the group is never destroyed holding it.
-HarnessProcessGroup::~HarnessProcessGroup() {
+HarnessBackend::~HarnessBackend() {
   PyThreadState* saved = Py_IsInitialized() && PyGILState_Check() ? PyEval_SaveThread() : nullptr;
   queue_.reset();
   if (saved) PyEval_RestoreThread(saved);
 }
 
-std::string HarnessProcessGroup::describe() const {
+std::string HarnessBackend::describe() const {
   return choice_.name + ": " + (communicator_ ? communicator_->describe() : std::string());
 }
 
-void HarnessProcessGroup::unsupported(const std::string& call) const {
+void HarnessBackend::unsupported(const std::string& call) const {
   throw std::runtime_error("harness:" + choice_.name + " does not support " + call +
                            " (the plugin API offers allreduce, broadcast, allgather, "
                            "reduce_scatter, alltoall with equal splits, and barrier)");
 }
 
-void HarnessProcessGroup::require(plugin::Collective collective) const {
+void HarnessBackend::require(plugin::Collective collective) const {
   const auto& offered = capabilities_.collectives;
   if (std::find(offered.begin(), offered.end(), collective) == offered.end())
     throw std::runtime_error("harness:" + choice_.name + " does not offer " +
@@ -182,7 +182,7 @@ void HarnessProcessGroup::require(plugin::Collective collective) const {
                              " (its plugin does not list it)");
 }
 
-const at::Tensor& HarnessProcessGroup::single(const std::vector<at::Tensor>& tensors,
+const at::Tensor& HarnessBackend::single(const std::vector<at::Tensor>& tensors,
                                               const char* call) const {
   if (tensors.size() != 1)
     throw std::runtime_error("harness:" + choice_.name + " " + call + ": one tensor a call, got " +
@@ -190,7 +190,7 @@ const at::Tensor& HarnessProcessGroup::single(const std::vector<at::Tensor>& ten
   return tensors[0];
 }
 
-plugin::BufferView HarnessProcessGroup::reduction_view(const at::Tensor& tensor,
+plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
                                                        const char* call) const {
   const std::string where = "harness:" + choice_.name + " " + call;
   if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
@@ -208,7 +208,7 @@ plugin::BufferView HarnessProcessGroup::reduction_view(const at::Tensor& tensor,
 }
 
 // The largest element type the plugin moves whose size divides `bytes`, if any.
-std::optional<plugin::DType> HarnessProcessGroup::carrier_for(std::size_t bytes) const {
+std::optional<plugin::DType> HarnessBackend::carrier_for(std::size_t bytes) const {
   std::optional<plugin::DType> carrier;
   for (plugin::DType d : capabilities_.dtypes) {
     const std::size_t size = plugin::dtype_size(d);
@@ -217,7 +217,7 @@ std::optional<plugin::DType> HarnessProcessGroup::carrier_for(std::size_t bytes)
   return carrier;
 }
 
-void HarnessProcessGroup::check_host_tensor(const at::Tensor& tensor, const char* call) const {
+void HarnessBackend::check_host_tensor(const at::Tensor& tensor, const char* call) const {
   const std::string where = "harness:" + choice_.name + " " + call;
   if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
   if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
@@ -226,7 +226,7 @@ void HarnessProcessGroup::check_host_tensor(const at::Tensor& tensor, const char
 // For the collectives that move bytes without adding them: any element type, carried as
 // elements of a type the plugin accepts whose size divides the tensor's bytes (a tensor whose
 // bytes fill none goes through padded_bytes instead).
-plugin::BufferView HarnessProcessGroup::bytes_view(const at::Tensor& tensor, const char* call,
+plugin::BufferView HarnessBackend::bytes_view(const at::Tensor& tensor, const char* call,
                                                    std::size_t blocks) const {
   if (auto dtype = reduction_dtype(tensor.scalar_type())) {
     const auto& offered = capabilities_.dtypes;
@@ -267,7 +267,7 @@ plugin::BufferView fp32_view(const at::Tensor& padded) {
 // Whether a byte-moving collective of `tensor` must go through a padded copy: its bytes fill no
 // whole element of a type the plugin moves (an odd count of bytes, as torch.distributed's object
 // collectives send).
-bool HarnessProcessGroup::needs_padding(const at::Tensor& tensor, std::size_t blocks) const {
+bool HarnessBackend::needs_padding(const at::Tensor& tensor, std::size_t blocks) const {
   if (carrier_for(static_cast<std::size_t>(tensor.nbytes()) / blocks)) return false;
   const auto& offered = capabilities_.dtypes;
   if (std::find(offered.begin(), offered.end(), plugin::DType::kFloat32) == offered.end())
@@ -276,7 +276,7 @@ bool HarnessProcessGroup::needs_padding(const at::Tensor& tensor, std::size_t bl
   return true;
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather_padded(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::allgather_padded(
     c10d::OpType type, const at::Tensor& input, std::vector<at::Tensor> blocks,
     std::vector<at::Tensor> outputs) {
   const at::Tensor staged = padded_copy(bytes_of(input.contiguous()));
@@ -295,7 +295,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather_padded(
 
 // `tensor` as elements of `like`'s type: the other side of a collective whose one side is `like`
 // (an allgather's output, `world size` times its input's bytes).
-plugin::BufferView HarnessProcessGroup::view_like(const at::Tensor& tensor,
+plugin::BufferView HarnessBackend::view_like(const at::Tensor& tensor,
                                                   const plugin::BufferView& like,
                                                   const char* call) const {
   bytes_view(tensor, call);  // the same checks
@@ -303,7 +303,7 @@ plugin::BufferView HarnessProcessGroup::view_like(const at::Tensor& tensor,
           static_cast<std::size_t>(tensor.nbytes()) / plugin::dtype_size(like.dtype), like.dtype};
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::launch(c10d::OpType type, const char* call,
+c10::intrusive_ptr<c10d::Work> HarnessBackend::launch(c10d::OpType type, const char* call,
                                                            std::vector<at::Tensor> outputs,
                                                            CollectiveQueue::Run run) {
   auto work = c10::make_intrusive<CollectiveWork>(getRank(), type, std::move(outputs));
@@ -311,51 +311,106 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::launch(c10d::OpType type, co
   return work;
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce(
-    std::vector<at::Tensor>& tensors, const c10d::AllreduceOptions& options) {
-  const at::Tensor& tensor = single(tensors, "allreduce");
-  plugin::AllreduceOptions op;
-  if (options.reduceOp == c10d::ReduceOp::AVG)
-    op.op = plugin::ReduceOp::kAvg;
-  else if (options.reduceOp != c10d::ReduceOp::SUM)
-    unsupported("allreduce with this reduce op (sum and avg only)");
-  if (at::isIntegralType(tensor.scalar_type(), /*includeBool=*/false) &&
-      op.op == plugin::ReduceOp::kSum)
-    return integer_sum(tensors);
-  const plugin::BufferView view = reduction_view(tensor, "allreduce");
-  return launch(c10d::OpType::ALLREDUCE, "allreduce", tensors,
-                [comm = communicator_, view, op] { return comm->allreduce(view, op); });
+plugin::CollectiveOptions HarnessBackend::reduce_op(c10d::ReduceOp op, at::ScalarType type,
+                                                     const char* call) const {
+  plugin::CollectiveOptions options;
+  if (op == c10d::ReduceOp::SUM) return options;
+  if (op != c10d::ReduceOp::AVG)
+    unsupported(std::string(call) + " with this reduce op (sum and avg only)");
+  if (at::isIntegralType(type, /*includeBool=*/true))
+    throw std::runtime_error("harness:" + choice_.name + " " + call + ": an average of " +
+                             std::string(c10::toString(type)) +
+                             " has no integer result; sum it and divide, or average a float "
+                             "copy (tensor.double())");
+  options.op = plugin::ReduceOp::kAvg;
+  return options;
 }
 
-// Integers (DDP's used-parameter counts, a job's step counters) summed through the widest
-// float the plugin adds, staged when the call runs (not when it is queued: an earlier queued
-// call may still write the tensor). One more element travels with them: each rank's largest
-// |value|, summed, bounds every partial sum, so every rank knows alike whether the sum was exact.
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::integer_sum(std::vector<at::Tensor>& tensors) {
-  const at::Tensor& tensor = tensors[0];
-  check_host_tensor(tensor, "allreduce");
+c10::intrusive_ptr<c10d::Work> HarnessBackend::allreduce(std::vector<at::Tensor>& tensors,
+                                                         const c10d::AllreduceOptions& options) {
+  const at::Tensor& tensor = single(tensors, "allreduce");
+  const plugin::CollectiveOptions op = reduce_op(options.reduceOp, tensor.scalar_type(), "allreduce");
+  if (at::isIntegralType(tensor.scalar_type(), /*includeBool=*/false))
+    return integer_sum(c10d::OpType::ALLREDUCE, "allreduce", tensor, tensor);
+  const plugin::BufferView view = reduction_view(tensor, "allreduce");
+  return launch(c10d::OpType::ALLREDUCE, "allreduce", tensors,
+                [comm = communicator_, view, op] { return comm->allreduce(view, {op.op}); });
+}
+
+c10::intrusive_ptr<c10d::Work> HarnessBackend::allreduce_coalesced(
+    std::vector<at::Tensor>& tensors, const c10d::AllreduceCoalescedOptions& options) {
+  if (tensors.empty())
+    throw std::runtime_error("harness:" + choice_.name + " allreduce_coalesced: no tensors");
+  for (const at::Tensor& tensor : tensors) {
+    check_host_tensor(tensor, "allreduce_coalesced");
+    if (tensor.scalar_type() != tensors[0].scalar_type())
+      throw std::runtime_error("harness:" + choice_.name +
+                               " allreduce_coalesced: every tensor of one type (got " +
+                               std::string(c10::toString(tensors[0].scalar_type())) + " and " +
+                               std::string(c10::toString(tensor.scalar_type())) +
+                               "); coalesce each type on its own");
+  }
+  const plugin::CollectiveOptions op =
+      reduce_op(options.reduceOp, tensors[0].scalar_type(), "allreduce_coalesced");
+  std::vector<at::Tensor> flat_parts;
+  for (const at::Tensor& tensor : tensors) flat_parts.push_back(tensor.reshape({-1}));
+  const at::Tensor flat = at::cat(flat_parts);
+  const auto scatter_back = [tensors, flat] {
+    int64_t offset = 0;
+    for (const at::Tensor& tensor : tensors) {
+      tensor.copy_(flat.narrow(0, offset, tensor.numel()).view(tensor.sizes()));
+      offset += tensor.numel();
+    }
+  };
+  if (at::isIntegralType(flat.scalar_type(), /*includeBool=*/false))
+    return integer_sum(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", flat, flat,
+                       scatter_back);
+  const plugin::BufferView view = reduction_view(flat, "allreduce_coalesced");
+  return launch(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors,
+                [comm = communicator_, view, op, scatter_back] {
+                  const plugin::Status status = comm->allreduce(view, {op.op});
+                  if (status.is_ok()) scatter_back();
+                  return status;
+                });
+}
+
+// Integers (DDP's used-parameter counts, a job's step counters, a sharded job's integer
+// buffers) summed through the widest float the plugin adds, staged when the call runs (not when
+// it is queued: an earlier queued call may still write the tensor). One more element travels
+// with them: each rank's largest |value|, summed, bounds every partial sum, so every rank knows
+// alike whether the sum was exact. An exact sum that leaves the type's range wraps, as gloo's
+// (and C's) integer sums do. `output` receives the sum (allreduce) or this rank's block of it
+// (reduce_scatter: `input` holds world size blocks of `output`'s size); `then` runs after.
+c10::intrusive_ptr<c10d::Work> HarnessBackend::integer_sum(c10d::OpType type, const char* call,
+                                                           const at::Tensor& input,
+                                                           const at::Tensor& output,
+                                                           std::function<void()> then) {
+  check_host_tensor(input, call);
+  check_host_tensor(output, call);
   const auto& offered = capabilities_.dtypes;
   const auto offers = [&](plugin::DType d) {
     return std::find(offered.begin(), offered.end(), d) != offered.end();
   };
   if (!offers(plugin::DType::kFloat64) && !offers(plugin::DType::kFloat32))
-    throw std::runtime_error("harness:" + choice_.name + " allreduce: " +
-                             std::string(c10::toString(tensor.scalar_type())) +
+    throw std::runtime_error("harness:" + choice_.name + " " + call + ": " +
+                             std::string(c10::toString(input.scalar_type())) +
                              " is summed through fp64 or fp32, and " + choice_.name +
-                             " adds neither");
+                             " adds neither; use a plugin that does (shm, ring, gloo)");
   const bool wide = offers(plugin::DType::kFloat64);
   const at::ScalarType carrier = wide ? at::kDouble : at::kFloat;
   const double exact_below = wide ? 9007199254740992.0 : 16777216.0;  // 2^53, 2^24
+  const int64_t block = input.numel() / (input.numel() == output.numel() ? 1 : getSize());
+  const int64_t first = input.numel() == output.numel() ? 0 : getRank() * block;
   return launch(
-      c10d::OpType::ALLREDUCE, "allreduce", tensors,
-      [comm = communicator_, tensor, carrier, exact_below, wide] {
-        const int64_t n = tensor.numel();
-        at::Tensor staged = at::empty({n + 1}, tensor.options().dtype(carrier));
-        staged.narrow(0, 0, n).copy_(tensor.reshape({-1}));
-        staged[n] = n ? tensor.abs().max().item<double>() : 0.0;
-        const plugin::BufferView view{
-            staged.data_ptr(), static_cast<std::size_t>(n + 1),
-            wide ? plugin::DType::kFloat64 : plugin::DType::kFloat32};
+      type, call, {output},
+      [comm = communicator_, input, output, carrier, exact_below, wide, block, first, then] {
+        const int64_t n = input.numel();
+        at::Tensor staged = at::empty({n + 1}, input.options().dtype(carrier));
+        staged.narrow(0, 0, n).copy_(input.reshape({-1}));
+        // In double: |INT64_MIN| has no int64.
+        staged[n] = n ? input.to(at::kDouble).abs().max().item<double>() : 0.0;
+        const plugin::BufferView view{staged.data_ptr(), static_cast<std::size_t>(n + 1),
+                                      wide ? plugin::DType::kFloat64 : plugin::DType::kFloat32};
         plugin::Status status = comm->allreduce(view, {});
         if (!status.is_ok()) return status;
         const double bound = staged[n].item<double>();
@@ -364,13 +419,15 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::integer_sum(std::vector<at::
               "an integer sum is carried as " + std::string(c10::toString(carrier)) +
               ", exact while the ranks' largest |values| add up to less than 2^" +
               std::string(wide ? "53" : "24") + "; these add up to " + std::to_string(bound) +
-              " (the tensor is left as it was)");
-        tensor.copy_(staged.narrow(0, 0, n).view(tensor.sizes()));
+              " (the tensor is left as it was; sum through a plugin's int64 path such as gloo's)");
+        // Through int64, whose conversion to a narrower integer wraps as gloo's sum does.
+        output.copy_(staged.narrow(0, first, block).to(at::kLong).view(output.sizes()));
+        if (then) then();
         return status;
       });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::broadcast(
     std::vector<at::Tensor>& tensors, const c10d::BroadcastOptions& options) {
   const at::Tensor& tensor = single(tensors, "broadcast");
   const int root = static_cast<int>(options.rootRank);
@@ -391,7 +448,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::broadcast(
                 });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(at::Tensor& output,
+c10::intrusive_ptr<c10d::Work> HarnessBackend::_allgather_base(at::Tensor& output,
                                                                     at::Tensor& input,
                                                                     const c10d::AllgatherOptions&) {
   require(plugin::Collective::kAllgather);
@@ -416,7 +473,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_allgather_base(at::Tensor& 
       [comm = communicator_, in, out, keep = input] { return comm->allgather(in, out, {}); });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::allgather(
     std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
     const c10d::AllgatherOptions& options) {
   const at::Tensor& input = single(inputs, "allgather");
@@ -458,27 +515,26 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allgather(
       });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::_reduce_scatter_base(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::_reduce_scatter_base(
     at::Tensor& output, at::Tensor& input, const c10d::ReduceScatterOptions& options) {
   require(plugin::Collective::kReduceScatter);
   if (input.numel() != output.numel() * getSize() || output.scalar_type() != input.scalar_type())
     throw std::runtime_error("harness:" + choice_.name +
                              " reduce_scatter: the input must hold world size × the "
                              "output's elements, of the output's type");
+  const plugin::CollectiveOptions op =
+      reduce_op(options.reduceOp, input.scalar_type(), "reduce_scatter");
+  if (at::isIntegralType(input.scalar_type(), /*includeBool=*/false))
+    return integer_sum(c10d::OpType::_REDUCE_SCATTER_BASE, "reduce_scatter", input, output);
   const plugin::BufferView in = reduction_view(input, "reduce_scatter");
   const plugin::BufferView out = reduction_view(output, "reduce_scatter");
-  plugin::CollectiveOptions op;
-  if (options.reduceOp == c10d::ReduceOp::AVG)
-    op.op = plugin::ReduceOp::kAvg;
-  else if (options.reduceOp != c10d::ReduceOp::SUM)
-    unsupported("reduce_scatter with this reduce op (sum and avg only)");
   return launch(c10d::OpType::_REDUCE_SCATTER_BASE, "reduce_scatter", {output},
                 [comm = communicator_, in, out, op, keep = input] {
                   return comm->reduce_scatter(in, out, op);
                 });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::reduce_scatter(
     std::vector<at::Tensor>& outputs, std::vector<std::vector<at::Tensor>>& inputs,
     const c10d::ReduceScatterOptions& options) {
   at::Tensor output = single(outputs, "reduce_scatter");
@@ -497,7 +553,7 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce_scatter(
   return _reduce_scatter_base(output, flat, options);
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
+c10::intrusive_ptr<c10d::Work> HarnessBackend::alltoall_base(
     at::Tensor& output, at::Tensor& input, std::vector<int64_t>& output_split_sizes,
     std::vector<int64_t>& input_split_sizes, const c10d::AllToAllOptions&) {
   const auto equal_splits = [&](const std::vector<int64_t>& splits, const at::Tensor& tensor) {
@@ -544,33 +600,29 @@ c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::alltoall_base(
       });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::barrier(const c10d::BarrierOptions&) {
+c10::intrusive_ptr<c10d::Work> HarnessBackend::barrier(const c10d::BarrierOptions&) {
   return launch(c10d::OpType::BARRIER, "barrier", {},
                 [comm = communicator_] { return comm->barrier(); });
 }
 
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::allreduce_coalesced(
-    std::vector<at::Tensor>&, const c10d::AllreduceCoalescedOptions&) {
-  unsupported("allreduce_coalesced");
-}
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::reduce(std::vector<at::Tensor>&,
+c10::intrusive_ptr<c10d::Work> HarnessBackend::reduce(std::vector<at::Tensor>&,
                                                            const c10d::ReduceOptions&) {
   unsupported("reduce");
 }
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::gather(std::vector<std::vector<at::Tensor>>&,
+c10::intrusive_ptr<c10d::Work> HarnessBackend::gather(std::vector<std::vector<at::Tensor>>&,
                                                            std::vector<at::Tensor>&,
                                                            const c10d::GatherOptions&) {
   unsupported("gather");
 }
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::scatter(std::vector<at::Tensor>&,
+c10::intrusive_ptr<c10d::Work> HarnessBackend::scatter(std::vector<at::Tensor>&,
                                                             std::vector<std::vector<at::Tensor>>&,
                                                             const c10d::ScatterOptions&) {
   unsupported("scatter");
 }
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::send(std::vector<at::Tensor>&, int, int) {
+c10::intrusive_ptr<c10d::Work> HarnessBackend::send(std::vector<at::Tensor>&, int, int) {
   unsupported("send");
 }
-c10::intrusive_ptr<c10d::Work> HarnessProcessGroup::recv(std::vector<at::Tensor>&, int, int) {
+c10::intrusive_ptr<c10d::Work> HarnessBackend::recv(std::vector<at::Tensor>&, int, int) {
   unsupported("recv");
 }
 

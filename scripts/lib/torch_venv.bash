@@ -1,0 +1,17 @@
+# Sourced by scripts/setup: the project's PyTorch, from PyPI, in .venv (Debian's Python is
+# externally managed; nothing goes into the system's). The torch pinned in
+# scripts/lib/torch-requirements.txt; a user who points the build at their own torch
+# (cmake -DHARNESS_TORCH_PYTHON=...) needs none of it.
+#   ensure_torch_venv: makes .venv from /usr/bin/python3 when it is missing, and installs the
+#   pinned requirements when they are not what it holds. Safe to run again.
+ensure_torch_venv() {
+  local venv=.venv requirements=scripts/lib/torch-requirements.txt
+  local stamp="$venv/.harness-requirements"
+  if [ -f "$stamp" ] && cmp -s "$stamp" "$requirements" && [ -x "$venv/bin/python" ]; then
+    return 0
+  fi
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  echo "scripts/setup: installing PyTorch into $venv from PyPI ($(grep -m1 '^torch' "$requirements"); about 4 GB with CUDA's libraries)"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+}
