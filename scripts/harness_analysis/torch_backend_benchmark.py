@@ -17,8 +17,8 @@ SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "b
 def run(backend, plugin, model, args):
     env = dict(os.environ, OMP_NUM_THREADS="1", HARNESS_BACKEND=plugin or "shm")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.python_path, env.get("PYTHONPATH")]))
-    command = ["/usr/bin/python3", "-m", "torch.distributed.run", "--standalone", "--redirects",
-               "1", "--tee", "1", "--nproc_per_node", str(args.world), SCRIPT, "--backend",
+    command = [args.python, "-m", "torch.distributed.run", "--standalone",
+               "--nproc_per_node", str(args.world), SCRIPT, "--backend",
                backend, "--model", model, "--steps", str(args.steps),
                "--batch", str(batch_of(model, args))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -37,6 +37,8 @@ def batch_of(model, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--python-path", required=True, help="the folder holding harness_torch")
+    parser.add_argument("--python", required=True,
+                        help="the Python whose torch harness_torch was built for (it runs the job)")
     parser.add_argument("--plugins", default="shm")
     parser.add_argument("--models", default="autoencoder,transformer")
     parser.add_argument("--rounds", type=int, default=5)

@@ -53,6 +53,8 @@ def total_of(world, n, dtype):
     return sum(_rank_input(r, n, dtype) for r in range(world))
 
 
+# The integer types PyTorch's gloo sums (it has no int16).
+GLOO_INTEGER_SUMS = (torch.int8, torch.uint8, torch.int32, torch.int64)
 # Sums of the inputs are exact in every type; an average rounds once, to the type's precision.
 TOLERANCE = {torch.float32: 1e-6, torch.float64: 1e-12, torch.float16: 1e-3, torch.bfloat16: 1e-2}
 
@@ -182,7 +184,7 @@ def check_integer_sums(rank, world, gloo):
             dist.all_reduce(tensor)
             check(tensor.shape == (n, 1), f"allreduce sum {dtype} n={n}: shape {tuple(tensor.shape)}")
             check(torch.equal(tensor.reshape(-1), want), f"allreduce sum {dtype} n={n}")
-            if dtype != torch.uint8:
+            if dtype in GLOO_INTEGER_SUMS:
                 peer = values.clone()
                 dist.all_reduce(peer, group=gloo)
                 check(torch.equal(peer, tensor.reshape(-1)), f"allreduce sum {dtype} n={n}: gloo disagrees")
@@ -199,17 +201,27 @@ def check_integer_sums(rank, world, gloo):
     check(huge.tolist() == [2 ** 52 + 1] * 3, f"int64 sum past 2^53: tensor changed: {huge.tolist()}")
 
 
+def wrapped(total, bits, signed):
+    """`total` wrapped into an integer of `bits` bits, as C's (and gloo's) sums wrap."""
+    total %= 2 ** bits
+    return total - 2 ** bits if signed and total >= 2 ** (bits - 1) else total
+
+
 def check_integer_wrap(rank, world, gloo):
     """A sum past the type's range wraps as gloo's does (as C's integer sums do): gloo's result,
-    on every rank, never a third number."""
-    for dtype, value in ((torch.int8, 100), (torch.uint8, 200), (torch.int16, 30000),
-                         (torch.int32, 2 ** 31 - 5)):
+    on every rank, never a third number (int16, which gloo does not sum: the wrapped sum)."""
+    for dtype, value, bits in ((torch.int8, 100, 8), (torch.uint8, 200, 8), (torch.int16, 30000, 16),
+                               (torch.int32, 2 ** 31 - 5, 32)):
         tensor = torch.full((5,), value, dtype=dtype)
         peer = tensor.clone()
         dist.all_reduce(tensor)
-        dist.all_reduce(peer, group=gloo)
-        check(torch.equal(tensor, peer), f"{dtype} sum past its range: harness {tensor.tolist()} "
-              f"gloo {peer.tolist()}")
+        want = wrapped(value * world, bits, dtype != torch.uint8)
+        check(tensor.tolist() == [want] * 5, f"{dtype} sum past its range: {tensor.tolist()}, "
+              f"expected {want} (wrapped)")
+        if dtype in GLOO_INTEGER_SUMS:
+            dist.all_reduce(peer, group=gloo)
+            check(torch.equal(tensor, peer), f"{dtype} sum past its range: harness "
+                  f"{tensor.tolist()} gloo {peer.tolist()}")
     # int64's minimum: its |value| is 2^63, past fp64's exact range: refused, not wrong.
     spare = dist.new_group(backend="harness")
     low = torch.full((2,), -2 ** 63, dtype=torch.int64)

@@ -64,12 +64,14 @@ def data_parallel(make_model, group, hook):
 
 
 def sharded(make_model, group, _hook):
-    """FSDP2: each layer with parameters sharded on its own, then the whole model."""
+    """FSDP2: each Transformer layer and each of the model's own linear layers sharded on its
+    own, then the whole model."""
     model = make_model()
     mesh = DeviceMesh.from_group(group, "cpu")
-    for layer in model.modules():
-        if layer is not model and isinstance(layer, (nn.Linear, nn.TransformerEncoderLayer)):
-            fully_shard(layer, mesh=mesh)
+    layers = [m for m in model.modules() if isinstance(m, nn.TransformerEncoderLayer)]
+    layers += [m for m in model.children() if isinstance(m, nn.Linear)]
+    for layer in layers:
+        fully_shard(layer, mesh=mesh)
     return fully_shard(model, mesh=mesh)
 
 
