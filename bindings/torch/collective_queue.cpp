@@ -1,12 +1,13 @@
 #include "collective_queue.h"
 
 #include <exception>
+#include <memory>
 #include <utility>
 #include <vector>
 
 namespace harness::torch_binding {
 
-struct CollectiveQueue::State {
+struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::State> {
   struct Item {
     c10::intrusive_ptr<CollectiveWork> work;
     std::string what;
@@ -17,6 +18,9 @@ struct CollectiveQueue::State {
 
   void run_calls();
   void watch_calls();
+  void complete_futures();
+  // Hands `works`' futures to the completing thread, in this order.
+  void complete_later(std::vector<c10::intrusive_ptr<CollectiveWork>> works);
   // Fails the call in flight and every queued one with `reason` (mutex held; the works are
   // failed by the caller, outside it, into `failed`).
   void break_group(const std::string& reason, std::vector<Item>* failed);
@@ -30,6 +34,18 @@ struct CollectiveQueue::State {
   std::chrono::steady_clock::time_point started;
   std::string broken;  // why the group failed, once it has
   bool stopping = false;
+
+  // Futures complete on threads of their own: a future's callback (DDP's PowerSGD hook,
+  // fut.then(...)) may launch another collective and wait on it, or on its future, which the
+  // runner and another completing thread must be free to complete. A thread is added whenever
+  // every one is inside a callback, so there are never more than callbacks waiting at once,
+  // plus one. The Work itself (wait()) completes on the runner, before.
+  std::mutex futures_mutex;
+  std::condition_variable futures_changed;
+  std::deque<c10::intrusive_ptr<CollectiveWork>> futures;
+  std::vector<std::thread> completers;
+  std::size_t idle_completers = 0;
+  bool futures_stopping = false;
 };
 
 namespace {
@@ -86,12 +102,44 @@ void CollectiveQueue::State::run_calls() {
     }
     if (status.is_ok()) {
       item->work->succeed();
+      complete_later({item->work});
       continue;
     }
     peers.announce(reason);
     item->work->fail(reason);
-    for (Item& other : failed)
+    std::vector<c10::intrusive_ptr<CollectiveWork>> works{item->work};
+    for (Item& other : failed) {
       other.work->fail("harness: not run, an earlier collective failed (" + reason + ")");
+      works.push_back(other.work);
+    }
+    complete_later(std::move(works));
+  }
+}
+
+void CollectiveQueue::State::complete_later(std::vector<c10::intrusive_ptr<CollectiveWork>> works) {
+  if (works.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(futures_mutex);
+    for (auto& work : works) futures.push_back(std::move(work));
+    if (idle_completers == 0 && !futures_stopping)
+      completers.emplace_back([state = shared_from_this()] { state->complete_futures(); });
+  }
+  futures_changed.notify_one();
+}
+
+void CollectiveQueue::State::complete_futures() {
+  std::unique_lock<std::mutex> lock(futures_mutex);
+  for (;;) {
+    ++idle_completers;
+    futures_changed.wait(lock, [&] { return futures_stopping || !futures.empty(); });
+    --idle_completers;
+    if (futures.empty()) return;
+    c10::intrusive_ptr<CollectiveWork> work = std::move(futures.front());
+    futures.pop_front();
+    lock.unlock();
+    work->complete_future();
+    work.reset();  // the last reference may go here, as it would have on the runner
+    lock.lock();
   }
 }
 
@@ -118,7 +166,12 @@ void CollectiveQueue::State::watch_calls() {
     break_group(reason, &failed);
     lock.unlock();
     if (peer.empty()) peers.announce(reason);
-    for (Item& item : failed) item.work->fail(reason);
+    std::vector<c10::intrusive_ptr<CollectiveWork>> works;
+    for (Item& item : failed) {
+      item.work->fail(reason);
+      works.push_back(item.work);
+    }
+    complete_later(std::move(works));
     lock.lock();
   }
 }
@@ -141,7 +194,12 @@ CollectiveQueue::~CollectiveQueue() {
     if (state_->in_flight) state_->break_group(reason, &failed);
   }
   state_->changed.notify_all();
-  for (State::Item& item : failed) item.work->fail(reason);
+  std::vector<c10::intrusive_ptr<CollectiveWork>> works;
+  for (State::Item& item : failed) {
+    item.work->fail(reason);
+    works.push_back(item.work);
+  }
+  state_->complete_later(std::move(works));
   watcher_.join();
   // A call that never returned keeps its thread (and, through it, the state and the plugin)
   // for the rest of the process: joining it would hang the interpreter's exit.
@@ -149,6 +207,23 @@ CollectiveQueue::~CollectiveQueue() {
     runner_.detach();
   else
     runner_.join();
+  // The futures left complete first. A thread inside a callback that never returns is left
+  // behind, as a call that never returns is: joining it would hang the interpreter's exit.
+  std::vector<std::thread> completers;
+  bool busy = false;
+  {
+    std::lock_guard<std::mutex> lock(state_->futures_mutex);
+    state_->futures_stopping = true;
+    completers.swap(state_->completers);
+    busy = state_->idle_completers < completers.size();
+  }
+  state_->futures_changed.notify_all();
+  for (std::thread& completer : completers) {
+    if (busy)
+      completer.detach();
+    else
+      completer.join();
+  }
 }
 
 void CollectiveQueue::enqueue(c10::intrusive_ptr<CollectiveWork> work, std::string what, Run run) {

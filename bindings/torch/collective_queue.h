@@ -3,6 +3,9 @@
 // launches a bucket's allreduce while backward goes on): each is queued here and run by one
 // thread in that order, each rank's plugin meeting its peers' in the same sequence.
 //
+// A call's Work completes on the thread that runs the calls; its future on other threads, so
+// that a future's callback may run (and wait on) another collective, as DDP's PowerSGD hook does.
+//
 // A failure must end every rank's wait, never leave one hanging: a rank whose call failed
 // announces it through the store, and a watcher thread fails the call in flight (and everything
 // queued behind it) when a peer announced a failure or when the call outlives the process

@@ -24,15 +24,22 @@ bool CollectiveWork::wait(std::chrono::milliseconds timeout) {
   return true;
 }
 
-void CollectiveWork::succeed() {
-  finish();
-  future_->markCompleted(c10::IValue(outputs_));
-}
+void CollectiveWork::succeed() { finish(); }
 
 void CollectiveWork::fail(const std::string& message) {
-  auto error = std::make_exception_ptr(std::runtime_error(message));
-  finish(error);
-  future_->setError(error);
+  finish(std::make_exception_ptr(std::runtime_error(message)));
+}
+
+void CollectiveWork::complete_future() {
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error = exception_;
+  }
+  if (error)
+    future_->setError(error);
+  else
+    future_->markCompleted(c10::IValue(outputs_));
 }
 
 }  // namespace harness::torch_binding

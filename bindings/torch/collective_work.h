@@ -1,5 +1,5 @@
-// One collective of the harness process group as PyTorch sees it: a c10d::Work and the future
-// DDP's reducer waits on (getFuture), both completed by the queue (collective_queue.h) when the
+// One collective of the harness backend as PyTorch sees it: a c10d::Work and the future DDP's
+// reducer waits on (getFuture), both completed by the queue (collective_queue.h) when the
 // plugin's call returns, or failed with the plugin's message, a peer's, or the timeout's.
 #pragma once
 
@@ -22,9 +22,12 @@ class CollectiveWork final : public c10d::Work {
   c10::intrusive_ptr<c10::ivalue::Future> getFuture() override { return future_; }
   std::vector<at::Tensor> result() override { return outputs_; }
 
-  // The queue's side: exactly one of them, once.
+  // The queue's side: exactly one of them, once (wakes wait())...
   void succeed();
   void fail(const std::string& message);
+  // ...then, once, the future: its callbacks run here, and may call and wait on another
+  // collective, so the queue never calls this on the thread that runs the calls.
+  void complete_future();
 
  private:
   std::vector<at::Tensor> outputs_;

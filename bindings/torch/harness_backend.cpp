@@ -9,7 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <filesystem>
 #include <optional>
+#include <regex>
+#include <set>
 #include <stdexcept>
 
 #include "loader/communicator_factory.h"
@@ -30,11 +33,31 @@ std::vector<std::string> plugin_directories() {
   return directories;
 }
 
-std::string available(const PluginRegistry& registry) {
-  std::string names;
-  for (const std::string& name : registry.names(plugin::PluginKind::kCommunicator))
-    names += (names.empty() ? "" : ", ") + name;
-  return names.empty() ? "none" : names;
+// The plugins that link the harness's own LibTorch: never loaded into PyTorch's process, whose
+// torch is another (their libraries would clash with it).
+bool carries_libtorch(const std::string& plugin) { return plugin == "torch_gloo"; }
+
+// Only the chosen plugin is loaded (see carries_libtorch): the others, by their file names.
+std::string available() {
+  static const std::regex pattern("libharness_comm_([A-Za-z0-9_]+)\\.so");
+  std::set<std::string> names;
+  for (const std::string& directory : plugin_directories()) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+      const std::string file = entry.path().filename().string();
+      std::smatch match;
+      if (std::regex_match(file, match, pattern) && !carries_libtorch(match[1])) names.insert(match[1]);
+    }
+  }
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  return listed.empty() ? "none" : listed;
+}
+
+DiscoveryOptions only(const PluginChoice& choice) {
+  DiscoveryOptions options;
+  options.only_file = "libharness_comm_" + choice.name + ".so";
+  return options;
 }
 
 // What this rank found, published to the others so that every rank fails alike, with the
@@ -82,7 +105,7 @@ HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int
                                          const PluginChoice& choice)
     : c10d::Backend(rank, size),
       choice_(choice),
-      registry_(PluginRegistry::discover(plugin_directories())),
+      registry_(PluginRegistry::discover(plugin_directories(), only(choice))),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
   // What the harness's own command shows of its plugin folders (a typo in HARNESS_PLUGIN_PATH,
   // a plugin refused or shadowed), said here too: once, by rank 0.
@@ -100,13 +123,17 @@ HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int
       .copy(mine.choice, sizeof mine.choice - 1);
   std::string problem;
   try {
+    if (carries_libtorch(choice_.name))
+      throw std::runtime_error("HARNESS_BACKEND: " + choice_.name +
+                               " is the harness's own copy of PyTorch's gloo, for the harness's "
+                               "command; inside PyTorch, use the gloo backend itself");
     const PluginHandle* handle = registry_.find(plugin::PluginKind::kCommunicator, choice_.name);
     if (!handle) {
       const std::string why =
           registry_.not_built_reason(plugin::PluginKind::kCommunicator, choice_.name);
       throw std::runtime_error(
           "HARNESS_BACKEND: " + choice_.name +
-          (why.empty() ? " is no communicator plugin (available: " + available(registry_) + ")"
+          (why.empty() ? " is no communicator plugin (available: " + available() + ")"
                        : " is not built: " + why));
     }
     capabilities_ = communicator_capabilities(*handle);
@@ -171,7 +198,8 @@ std::string HarnessBackend::describe() const {
 void HarnessBackend::unsupported(const std::string& call) const {
   throw std::runtime_error("harness:" + choice_.name + " does not support " + call +
                            " (the plugin API offers allreduce, broadcast, allgather, "
-                           "reduce_scatter, alltoall with equal splits, and barrier)");
+                           "reduce_scatter, alltoall with equal splits, and barrier); make this "
+                           "call on a gloo group (dist.new_group(backend=\"gloo\"))");
 }
 
 void HarnessBackend::require(plugin::Collective collective) const {
@@ -186,15 +214,14 @@ const at::Tensor& HarnessBackend::single(const std::vector<at::Tensor>& tensors,
                                               const char* call) const {
   if (tensors.size() != 1)
     throw std::runtime_error("harness:" + choice_.name + " " + call + ": one tensor a call, got " +
-                             std::to_string(tensors.size()));
+                             std::to_string(tensors.size()) + "; call once per tensor");
   return tensors[0];
 }
 
 plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
                                                        const char* call) const {
   const std::string where = "harness:" + choice_.name + " " + call;
-  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
-  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
+  check_host_tensor(tensor, call);
   const auto dtype = reduction_dtype(tensor.scalar_type());
   const auto& offered = capabilities_.dtypes;
   if (!dtype || std::find(offered.begin(), offered.end(), *dtype) == offered.end()) {
@@ -202,7 +229,8 @@ plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
     for (plugin::DType d : offered)
       names += (names.empty() ? "" : ", ") + std::string(plugin::dtype_name(d));
     throw std::runtime_error(where + ": " + std::string(c10::toString(tensor.scalar_type())) +
-                             " is not reduced by " + choice_.name + " (it reduces " + names + ")");
+                             " is not reduced by " + choice_.name + " (it reduces " + names +
+                             "); reduce a copy of one of those types, e.g. tensor.double()");
   }
   return {tensor.data_ptr(), static_cast<std::size_t>(tensor.numel()), *dtype};
 }
@@ -219,8 +247,11 @@ std::optional<plugin::DType> HarnessBackend::carrier_for(std::size_t bytes) cons
 
 void HarnessBackend::check_host_tensor(const at::Tensor& tensor, const char* call) const {
   const std::string where = "harness:" + choice_.name + " " + call;
-  if (!tensor.device().is_cpu()) throw std::runtime_error(where + ": CPU tensors only");
-  if (!tensor.is_contiguous()) throw std::runtime_error(where + ": the tensor is not contiguous");
+  if (!tensor.device().is_cpu())
+    throw std::runtime_error(where + ": CPU tensors only (this backend is registered for cpu; "
+                             "move the tensor with .cpu(), or give CUDA tensors to nccl)");
+  if (!tensor.is_contiguous())
+    throw std::runtime_error(where + ": the tensor is not contiguous; pass tensor.contiguous()");
 }
 
 // For the collectives that move bytes without adding them: any element type, carried as
@@ -562,7 +593,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::alltoall_base(
                        [&](int64_t split) { return split * getSize() == rows; });
   };
   if (!equal_splits(output_split_sizes, output) || !equal_splits(input_split_sizes, input))
-    unsupported("alltoall with unequal split sizes");
+    unsupported("alltoall with unequal split sizes (give equal splits, or none)");
   require(plugin::Collective::kAlltoall);
   check_host_tensor(input, "alltoall");
   check_host_tensor(output, "alltoall");

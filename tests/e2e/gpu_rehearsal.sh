@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/hidden_packages.bash"
 
 # 1. Without a GPU.
-[ "$(scripts/gpu_check --plan | wc -l)" -eq 9 ] || fail "gpu_check --plan"
+[ "$(scripts/gpu_check --plan | wc -l)" -eq 10 ] || fail "gpu_check --plan"
 status=0
 PYTHON=/nonexistent/python scripts/gpu_check --out "$WORK/nogpu" >"$WORK/nogpu.out" 2>&1 || status=$?
 [ "$status" -eq 3 ] || { cat "$WORK/nogpu.out"; fail "gpu_check without python: exit $status, expected 3"; }

@@ -22,6 +22,9 @@ refused "mpi joins or sends through MPI, and this group is PyTorch's" HARNESS_BA
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count
+# Ranks that sum types of one size (fp16 here, bf16 there) fail alike, never each with its own number.
+refused "harness:shm allreduce: shm: the ranks' buffers differ in element count or type" \
+  HARNESS_JOIN_TEST_FAULT=dtype
 # The ring (TCP) too: a message of another length than expected fails both ranks, naming both.
 refused "the ranks called the collective with different sizes" HARNESS_BACKEND=ring \
   HARNESS_JOIN_TEST_FAULT=count

@@ -247,18 +247,32 @@ def check_subgroup(rank, world):
     check(world_sum.tolist() == [float(world)] * 4, f"allreduce of the world after a subgroup: {world_sum.tolist()}")
 
 
+def check_collective_in_callback(world):
+    """A future's callback that runs a collective and waits on it (as DDP's PowerSGD hook does)
+    completes, as with gloo, rather than waiting on the thread that must run it."""
+    def then(_future):
+        inner = torch.ones(2)
+        dist.all_reduce(inner)
+        return inner
+    future = dist.all_reduce(torch.ones(3), async_op=True).get_future()
+    result = future.then(then).wait()
+    check(result.tolist() == [float(world)] * 2, f"a collective inside a future's callback: {result.tolist()}")
+
+
 def check_refusals(rank):
     try:
         dist.all_reduce(torch.ones(5, dtype=torch.int32), op=dist.ReduceOp.AVG)
         check(False, "int32 average: accepted though the plugin averages no int32")
     except RuntimeError as error:
-        check("int" in str(error).lower() and os.environ.get("HARNESS_BACKEND", "shm") in str(error),
-              f"int32 average refused without naming type and plugin: {error}")
+        check("int" in str(error).lower() and os.environ.get("HARNESS_BACKEND", "shm") in str(error)
+              and "sum it and divide" in str(error),
+              f"int32 average refused without naming type, plugin and what to do: {error}")
     try:
         dist.reduce(torch.ones(3), dst=0)
         check(False, "reduce: accepted though the plugin API has none")
     except RuntimeError as error:
-        check("does not support reduce" in str(error), f"reduce refused unclearly: {error}")
+        check("does not support reduce" in str(error) and 'new_group(backend="gloo")' in str(error),
+              f"reduce refused without what to do instead: {error}")
 
 
 def main():
@@ -275,6 +289,7 @@ def main():
     check_coalesced(rank, world, gloo)
     check_objects(rank, world)
     check_subgroup(rank, world)
+    check_collective_in_callback(world)
     check_non_finite(rank, world, gloo)
     check_integer_sums(rank, world, gloo)
     check_refusals(rank)

@@ -2,7 +2,8 @@
 HARNESS_JOIN_TEST_FAULT: "skew" gives rank 1 other plugin parameters than rank 0's; "count"
 makes rank 1's allreduce longer than rank 0's (the plugin refuses on both); "absent" makes
 rank 1 skip it (rank 0's wait must end at the group's timeout); "root" makes rank 1's call fail
-inside the plugin before it meets rank 0 (rank 0's wait must end at once with rank 1's message)."""
+inside the plugin before it meets rank 0 (rank 0's wait must end at once with rank 1's message);
+"dtype" makes rank 1 sum bf16 where rank 0 sums fp16 (same size, other type: both must fail)."""
 import datetime
 import os
 import time
@@ -18,6 +19,8 @@ if fault == "skew" and odd_rank:
     os.environ["HARNESS_BACKEND_PARAMS"] = '{"chunk_bytes": 65536}'
 dist.init_process_group("harness", timeout=datetime.timedelta(seconds=10))
 tensor = torch.ones(5 if fault == "count" and odd_rank else 4)
+if fault == "dtype":
+    tensor = tensor.to(torch.bfloat16 if odd_rank else torch.float16)
 if fault == "absent" and odd_rank:
     time.sleep(15)
 else:

@@ -1,7 +1,7 @@
 """DDP and FSDP2 training through the harness backend give the losses gloo gives, under torchrun.
 
 Two replicas of each model (the seed's autoencoder 20-10-3-10-20, also with DDP's fp16 and bf16
-compression hooks, one with buffers and an unused head under find_unused_parameters, and a small
+compression hooks and PowerSGD (which waits on collectives inside future callbacks), one with buffers and an unused head under find_unused_parameters, and a small
 Transformer autoencoder) start from the same weights, see the same batches (DistributedSampler,
 set_epoch) and train side by side: one over the default group ("harness"), one over a gloo
 group; each wrapped in DDP, and the autoencoder and the Transformer sharded with FSDP2
@@ -16,6 +16,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.distributed.algorithms.ddp_comm_hooks import powerSGD_hook as powersgd
 from torch.distributed.device_mesh import DeviceMesh
 from torch.distributed.fsdp import fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -59,8 +60,20 @@ def data_parallel(make_model, group, hook):
     model = DDP(make_model(), process_group=group, bucket_cap_mb=0.01,  # several buckets
                 find_unused_parameters=make_model is WithBuffersAndUnused)
     if hook:
-        model.register_comm_hook(group, hook)
+        model.register_comm_hook(*hook(group))
     return model
+
+
+def plain(hook):
+    """A hook whose state is the group."""
+    return lambda group: (group, hook)
+
+
+def powersgd_state(group):
+    """PowerSGD: its hook waits on collectives inside a future's callback."""
+    state = powersgd.PowerSGDState(process_group=group, matrix_approximation_rank=1,
+                                   start_powerSGD_iter=2, random_seed=5)
+    return state, powersgd.powerSGD_hook
 
 
 def sharded(make_model, group, _hook):
@@ -102,9 +115,10 @@ def main():
     # fp16 and bf16: the gradients DDP's compression hooks send.
     cases = {"DDP autoencoder": (data_parallel, autoencoder, tabular, None),
              "DDP autoencoder, fp16 hook": (data_parallel, autoencoder, tabular,
-                                            default_hooks.fp16_compress_hook),
+                                            plain(default_hooks.fp16_compress_hook)),
              "DDP autoencoder, bf16 hook": (data_parallel, autoencoder, tabular,
-                                            default_hooks.bf16_compress_hook),
+                                            plain(default_hooks.bf16_compress_hook)),
+             "DDP autoencoder, PowerSGD hook": (data_parallel, autoencoder, tabular, powersgd_state),
              "DDP buffers and an unused head": (data_parallel, WithBuffersAndUnused, tabular, None),
              "DDP transformer": (data_parallel, TransformerAutoencoder, series, None),
              "FSDP2 autoencoder": (sharded, autoencoder, tabular, None),

@@ -88,7 +88,9 @@ PluginRegistry PluginRegistry::discover(const std::vector<std::string>& director
     }
     std::vector<fs::path> candidates;
     for (const auto& entry : fs::directory_iterator(directory, error)) {
-      if (entry.path().extension() == ".so") candidates.push_back(entry.path());
+      if (entry.path().extension() == ".so" &&
+          (options.only_file.empty() || entry.path().filename() == options.only_file))
+        candidates.push_back(entry.path());
       if (entry.path().extension() == ".not-built") registry.note_not_built(entry.path());
     }
     std::sort(candidates.begin(), candidates.end());

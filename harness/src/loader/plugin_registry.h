@@ -35,6 +35,10 @@ std::string open_plugin(const std::string& path, PluginHandle* handle);
 
 struct DiscoveryOptions {
   bool allow_insecure = false;  // load from directories and files others could have written
+  // When set, the only plugin library considered (a file name, libharness_comm_shm.so): a
+  // process that must not run the others' constructors (PyTorch's, where a plugin linked with
+  // another LibTorch would clash) loads just the one it uses.
+  std::string only_file;
 };
 
 class PluginRegistry {

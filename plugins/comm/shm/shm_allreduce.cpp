@@ -114,7 +114,7 @@ void ShmAllreduce::sum_slice(T* own, std::size_t begin, std::size_t end) {
 
 template <class T>
 bool ShmAllreduce::sum(T* data, std::size_t count) {
-  flag(rank_).call = {Path::kStaged, 0, 0, count, sizeof(T)};
+  flag(rank_).call = {Path::kStaged, 0, 0, count, sizeof(T), 0, element_type<T>()};
   if (count == 0) {
     const bool agreed = meet_and_agree();
     if (agreed) arrive_and_wait();  // every rank has read the calls before the next is published
@@ -152,7 +152,7 @@ template <class T>
 bool ShmAllreduce::sum_one_shot(T* data, std::size_t count) {
   const std::size_t half = one_shot_calls_ % 2;
   Call& call = flag(rank_).one_shot_call[half];
-  call = {Path::kOneShot, 0, 0, count, sizeof(T), epoch_ + 1};
+  call = {Path::kOneShot, 0, 0, count, sizeof(T), epoch_ + 1, element_type<T>()};
   const auto part = [&](int r) {
     return reinterpret_cast<T*>(one_shot_part(r, half));
   };
@@ -278,7 +278,7 @@ bool ShmAllreduce::sum_in_place(const Call& call, const PeerBuffer& buffer) {
 template <class T>
 bool ShmAllreduce::sum_by_cross_memory(T* data, std::size_t count, std::string* why) {
   Flag& mine = flag(rank_);
-  mine.call = {Path::kCrossMemory, 0, 0, count, sizeof(T)};
+  mine.call = {Path::kCrossMemory, 0, 0, count, sizeof(T), 0, element_type<T>()};
   mine.pid = static_cast<std::uint64_t>(getpid());
   mine.address = reinterpret_cast<std::uintptr_t>(data);
   if (!meet_and_agree()) {

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "harness/plugin/half_float.h"
@@ -64,12 +65,20 @@ class ShmAllreduce {
     // The meeting the call was published for (set by the meeting): a peer's call left from an
     // earlier meeting, on another path, never passes for agreement.
     std::uint64_t meeting = 0;
+    // A reduction's element type (element_type<T>()); 0 for a move, whose bytes are any type's.
+    std::uint64_t element_type = 0;
     bool operator==(const Call& other) const {
       return path == other.path && allocation == other.allocation && offset == other.offset &&
              count == other.count && element_bytes == other.element_bytes &&
-             meeting == other.meeting;
+             meeting == other.meeting && element_type == other.element_type;
     }
   };
+  // What a reduction adds, told apart across ranks: types of one size (fp16 and bf16) differ.
+  template <class T>
+  static constexpr std::uint64_t element_type() {
+    return sizeof(T) | (std::is_floating_point<T>::value ? 0x100 : 0) |
+           (std::is_same<T, plugin::BFloat16>::value ? 0x200 : 0);
+  }
   // Rank r's buffer for this call.
   using PeerBuffer = std::function<unsigned char*(int rank)>;
 

@@ -45,8 +45,9 @@ bool shm_reduce_scatter_sum(ShmAllreduce& shm, int rank, int size, const T* in, 
       for (std::size_t i = 0; i < n; ++i) out[at + i] += part[i];
     }
   };
-  return shm.exchange(call_of(kReduceScatter, block * ranks * sizeof(T), sizeof(T)),
-                      rounds_for(block, piece), fill, use);
+  ShmAllreduce::Call call = call_of(kReduceScatter, block * ranks * sizeof(T), sizeof(T));
+  call.element_type = ShmAllreduce::element_type<T>();
+  return shm.exchange(call, rounds_for(block, piece), fill, use);
 }
 
 bool shm_allgather(ShmAllreduce& shm, int size, const unsigned char* in, unsigned char* out,

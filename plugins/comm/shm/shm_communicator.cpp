@@ -216,7 +216,7 @@ class ShmCommunicator final : public plugin::Communicator {
     const ProvidedMemory::Place place = memory_->find(data, buffer.bytes());
     if (in_place_ && place.allocation != 0 && buffer.bytes() > chunk_bytes_) {
       const ShmAllreduce::Call call{Path::kProvided, place.allocation, place.offset, buffer.count,
-                                    sizeof(T)};
+                                    sizeof(T), 0, ShmAllreduce::element_type<T>()};
       if (reduce_->sum_in_place<T>(call, [&](int r) { return memory_->at(place, r); }))
         return Status::ok();
       return disagreement();

@@ -1,0 +1,34 @@
+# The GPU check's build step on this machine, against the LibTorch a GPU machine has: the
+# project's PyTorch 2.x (CUDA-enabled, from PyPI) and the CUDA toolkit, without a device.
+# scripts/gpu_check --build-only builds what the check runs (the harness, the mpi and nccl
+# plugins, the models, mpi_tests, model_benchmark) in build-gpu/, so that a compile error is
+# found here rather than in the minutes a GPU is lent for. Nothing CUDA runs.
+source "$(dirname "$0")/lib.bash"
+source "$(dirname "$0")/torch_lib.bash"
+"$TORCH_PYTHON" -c 'import sys, torch; sys.exit(0 if torch.version.cuda else 1)' ||
+  { echo "skipped: $TORCH_PYTHON's torch is not built with CUDA"; exit 77; }
+[ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no CUDA toolkit in /usr/local/cuda"; exit 77; }
+# Objects shared with other clones of the tree through ccache, as scripts/build shares them.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+status=0
+PYTHON=$TORCH_PYTHON scripts/gpu_check --build-only --out "$WORK/out" --build-dir build-gpu \
+  >"$WORK/build.out" 2>&1 || status=$?
+[ "$status" -eq 0 ] || { tail -80 "$WORK/out/gpu_check.log"; fail "the GPU check's build failed (exit $status)"; }
+"$TORCH_PYTHON" - "$WORK/out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+summary = json.load(open(os.path.join(out, "summary.json")))
+for step in ("configure", "build"):
+    assert summary[step] == "ok", summary
+environment = json.load(open(os.path.join(out, "environment.json")))
+import torch
+assert environment["torch"] == torch.__version__ and environment["cuda"], environment
+torch_dir = environment["dependencies"]["torch"].get("path", "")
+assert torch_dir.startswith(os.path.dirname(torch.__file__)), (torch_dir, torch.__file__)
+print(f"ok: the GPU check built against torch {environment['torch']} (CUDA {environment['cuda']}), "
+      f"LibTorch from {torch_dir}")
+PY
+for built in build-gpu/harness build-gpu/plugins/libharness_comm_nccl.so build-gpu/mpi_tests; do
+  [ -e "$built" ] || fail "the GPU check's build left no $built"
+done
+echo PASS
