@@ -31,8 +31,8 @@ expect_error "differs from the world size 2 tests/fixtures/job.json was captured
   "$HARNESS" "$(experiment world3 tests/fixtures/job.json world_size=3)" --dry-run
 expect_error 'damaged.json: field "steps[1].ready_s" has 2 entries for 3 parameters' \
   "$HARNESS" "$(experiment damaged "$(changed_job damaged.json 'job["steps"][1]["ready_s"].pop()')")" --dry-run
-expect_error 'newer.json: field "job_version" is 2, newer than this reader' \
-  "$HARNESS" "$(experiment newer "$(changed_job newer.json 'job["job_version"] = 2')")" --dry-run
+expect_error 'newer.json: field "job_version" is 3, newer than this reader' \
+  "$HARNESS" "$(experiment newer "$(changed_job newer.json 'job["job_version"] = 3')")" --dry-run
 expect_error "its median step lasts 277h47m, and every replayed step must end within timeout_s" \
   "$HARNESS" "$(experiment slow "$(changed_job slow.json '[s.update(step_s=1e6) for s in job["steps"]]')")" --dry-run
 expect_error '/settings/job: is empty' "$HARNESS" "$(experiment empty '')" --dry-run

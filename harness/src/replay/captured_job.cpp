@@ -174,6 +174,12 @@ CapturedJob read_captured_job(const std::string& path) {
   fields.count("warmup_steps", std::numeric_limits<std::int64_t>::max());
   job.bucket_cap_mb = fields.positive("bucket_cap_mb");
   job.first_bucket_mb = fields.positive("first_bucket_mb");
+  if (version >= 2) {  // job_file.py's JOB_FIELDS_SINCE: version 1 files were all "fixed"
+    const std::string rule = fields.text("first_bucket_rule");
+    if (rule != "fixed" && rule != "follows_cap")
+      fields.fail("first_bucket_rule", "is \"" + rule + "\", expected fixed or follows_cap");
+    job.first_bucket_follows_cap = rule == "follows_cap";
+  }
   const Json& parameters = fields.list("parameters");
   for (std::size_t i = 0; i < parameters.size(); ++i)
     job.parameters.push_back(read_parameter(path, parameters[i], i));

@@ -14,7 +14,7 @@
 namespace harness {
 
 // The job_version this reader knows; a newer file is refused.
-inline constexpr int kJobVersion = 1;
+inline constexpr int kJobVersion = 2;
 
 struct CapturedParameter {
   std::int64_t numel = 0;
@@ -37,7 +37,10 @@ struct CapturedJob {
   int world_size = 1;
   std::string backend;  // the job's own process-group backend
   double bucket_cap_mb = 25;
-  double first_bucket_mb = 1;
+  double first_bucket_mb = 1;  // the job's own first bucket's cap
+  // torch 2.x's DDP: a bucket_cap_mb the code sets caps the first bucket too (job.json's
+  // first_bucket_rule "follows_cap"); torch 1.x's keeps first_bucket_mb ("fixed").
+  bool first_bucket_follows_cap = false;
   std::vector<CapturedParameter> parameters;  // the module's order
   std::vector<CapturedStep> steps;
 };

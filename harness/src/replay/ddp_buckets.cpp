@@ -45,7 +45,11 @@ struct OpenBucket {
 
 std::vector<ReplayBucket> ddp_buckets(const CapturedJob& job, const JobTimeline& timeline,
                                       double bucket_cap_mb) {
-  const double caps[] = {job.first_bucket_mb * kMegabyte, bucket_cap_mb * kMegabyte};
+  // The job's own cap keeps its own first bucket; another cap is one a plan sets in the code.
+  const bool own_cap = bucket_cap_mb == job.bucket_cap_mb;
+  const double first_mb =
+      job.first_bucket_follows_cap && !own_cap ? bucket_cap_mb : job.first_bucket_mb;
+  const double caps[] = {first_mb * kMegabyte, bucket_cap_mb * kMegabyte};
   std::vector<ReplayBucket> closed;
   std::vector<OpenBucket> open;  // one per dtype, in the order the dtypes came
   for (const std::size_t p : bucket_order(job, timeline)) {

@@ -60,6 +60,16 @@ def fail(message):
 class Recording:
     """The first DDP module's steps, as job_file.STEP_FIELDS describes them."""
 
+    def first_bucket(self):
+        """The job's own first-bucket cap, and DDP's rule for it. torch 2.x's DDP keeps its 1 MB
+        first bucket only when the code leaves bucket_cap_mb unset (bucket_bytes_cap_default);
+        a cap the code sets caps the first bucket too. torch 1.x's keeps 1 MB whatever the cap."""
+        default_first = dist._DEFAULT_FIRST_BUCKET_BYTES / (1024 * 1024)
+        if not hasattr(self.ddp, "bucket_bytes_cap_default"):
+            return {"first_bucket_mb": default_first, "first_bucket_rule": "fixed"}
+        own = default_first if self.ddp.bucket_bytes_cap_default else float(self.bucket_cap_mb)
+        return {"first_bucket_mb": own, "first_bucket_rule": "follows_cap"}
+
     def __init__(self, ddp, bucket_cap_mb):
         self.ddp = ddp
         self.bucket_cap_mb = bucket_cap_mb
@@ -141,7 +151,7 @@ class Recording:
                 "world_size": self.world,
                 "backend": self.backend,
                 "bucket_cap_mb": float(self.bucket_cap_mb),
-                "first_bucket_mb": dist._DEFAULT_FIRST_BUCKET_BYTES / (1024 * 1024),
+                **self.first_bucket(),
                 "comm_hook": self.user_hook,
                 "parameters": [{"numel": p.numel(), "dtype": str(p.dtype).replace("torch.", ""),
                                 "requires_grad": p.requires_grad} for p in self.parameters],
@@ -163,6 +173,10 @@ class Recording:
 
 
 RECORDING = None
+
+
+# DDP's bucket_cap_mb when the code sets none (torch 1.x and 2.x alike).
+DDP_DEFAULT_CAP_MB = 25
 
 
 def _bound(signature_of, args, kwargs, name, default):
@@ -216,7 +230,10 @@ def ddp_init(self, *args, **kwargs):
     first = RECORDING is None and not getattr(ddp_init, "seen", False)
     if first:
         _refuse_off_cpu(_bound(_original_init, args, kwargs, "module", None))
-    if first and PLAN is not None:
+    own_cap = _bound(_original_init, args, kwargs, "bucket_cap_mb", None)
+    # A plan of the job's own cap leaves the call as it is: in torch 2.x, setting even the same
+    # cap in the code would change DDP's first bucket (job_file's first_bucket_rule).
+    if first and PLAN is not None and PLAN["bucket_cap_mb"] != (own_cap or DDP_DEFAULT_CAP_MB):
         kwargs["bucket_cap_mb"] = PLAN["bucket_cap_mb"]
         if "bucket_cap_mb" in inspect.signature(_original_init).parameters:
             position = list(inspect.signature(_original_init).parameters).index("bucket_cap_mb") - 1
@@ -226,7 +243,8 @@ def ddp_init(self, *args, **kwargs):
     if not first:
         return
     ddp_init.seen = True
-    RECORDING = Recording(self, _bound(_original_init, args, kwargs, "bucket_cap_mb", 25))
+    RECORDING = Recording(self, _bound(_original_init, args, kwargs, "bucket_cap_mb", None)
+                          or DDP_DEFAULT_CAP_MB)
     for index, parameter in enumerate(RECORDING.parameters):
         if parameter.requires_grad and MODE == "capture":
             parameter.register_hook(_ready_hook(index))

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-JOB_VERSION = 1
+JOB_VERSION = 2
 PLAN_VERSION = 1
 
 STEP_FIELDS = {
@@ -25,13 +25,20 @@ JOB_FIELDS = {
     "world_size": (int, "ranks of the job"),
     "backend": (str, "the DDP process group's backend"),
     "bucket_cap_mb": (float, "DDP's bucket_cap_mb as the job set it"),
-    "first_bucket_mb": (float, "DDP's cap of the first bucket (torch's default 1 MB)"),
+    "first_bucket_mb": (float, "the cap of the job's own first bucket (DDP's default 1 MB)"),
+    "first_bucket_rule": (str, "how DDP caps the first bucket under a bucket_cap_mb the code sets: "
+                               "'fixed' (torch 1.x: first_bucket_mb whatever the cap) or "
+                               "'follows_cap' (torch 2.x: the cap set caps the first bucket too)"),
     "comm_hook": (str, "the job's own comm hook ('' for DDP's allreduce)"),
     "parameters": (list, "per parameter: {numel, dtype, requires_grad}, in the module's order"),
     "parameter_count": (int, "the model's parameters, in elements"),
     "warmup_steps": (int, "steps run before recording"),
     "steps": (list, "each recorded step of rank 0 (fields: STEP_FIELDS)"),
 }
+
+# Fields a layout gained after its first version: a file of an older version has none of them
+# and is read with the value they stood for then.
+JOB_FIELDS_SINCE = {"first_bucket_rule": (2, "fixed")}
 
 PLAN_FIELDS = {
     "plan_version": (int, "this layout's version; readers refuse a newer one"),
@@ -67,7 +74,7 @@ def _check(document, fields, path):
                             f"{_JSON_TYPES[kind]} ({text})")
 
 
-def _read(path, fields, version_field, version):
+def _read(path, fields, version_field, version, since=None):
     try:
         with open(path) as stream:
             document = json.load(stream)
@@ -79,12 +86,18 @@ def _read(path, fields, version_field, version):
     if document[version_field] > version:
         raise FileError(f"{path}: {version_field} {document[version_field]} is newer than this "
                         f"reader's {version}")
+    for name, (first_version, value) in (since or {}).items():
+        if document[version_field] < first_version:
+            document.setdefault(name, value)
     _check(document, fields, path)
     return document
 
 
 def read_job(path):
-    job = _read(path, JOB_FIELDS, "job_version", JOB_VERSION)
+    job = _read(path, JOB_FIELDS, "job_version", JOB_VERSION, JOB_FIELDS_SINCE)
+    if job["first_bucket_rule"] not in ("fixed", "follows_cap"):
+        raise FileError(f"{path}: field \"first_bucket_rule\" is {job['first_bucket_rule']!r}, "
+                        "expected fixed or follows_cap")
     for index, step in enumerate(job["steps"]):
         where = f"{path}: steps[{index}]"
         _check(step, {k: v for k, v in STEP_FIELDS.items() if k != "loss"}, where)
