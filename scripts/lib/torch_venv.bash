@@ -1,10 +1,15 @@
 # Sourced by scripts/setup: the project's PyTorch, from PyPI, in .venv (Debian's Python is
 # externally managed; nothing goes into the system's). The torch pinned in
 # scripts/lib/torch-requirements.txt; a user who points the build at their own torch
-# (cmake -DHARNESS_TORCH_PYTHON=...) needs none of it.
+# (HARNESS_TORCH_PYTHON=/path/to/python in the environment) gets none of it.
 #   ensure_torch_venv: makes .venv from /usr/bin/python3 when it is missing, and installs the
 #   pinned requirements when they are not what it holds. Safe to run again.
 ensure_torch_venv() {
+  if [ -n "${HARNESS_TORCH_PYTHON:-}" ]; then  # the user's own torch: checked, nothing installed
+    "$HARNESS_TORCH_PYTHON" -c 'import torch' 2>/dev/null && return 0
+    echo "scripts/setup: HARNESS_TORCH_PYTHON=$HARNESS_TORCH_PYTHON cannot import torch" >&2
+    return 1
+  fi
   local venv=.venv requirements=scripts/lib/torch-requirements.txt
   local stamp="$venv/.harness-requirements"
   if [ -f "$stamp" ] && cmp -s "$stamp" "$requirements" && [ -x "$venv/bin/python" ]; then

@@ -74,8 +74,18 @@ TEST(CapturedJob, RefusesNamingTheFileAndTheField) {
   EXPECT_NE(refusal(job).find("\"parameters[0].dtype\" is \"int64\""), std::string::npos)
       << refusal(job);
   job = job_json({10}, {0.01});
-  job["job_version"] = 2;
-  EXPECT_NE(refusal(job).find("newer than this reader's 1"), std::string::npos) << refusal(job);
+  job["job_version"] = kJobVersion + 1;
+  EXPECT_NE(refusal(job).find("newer than this reader's " + std::to_string(kJobVersion)),
+            std::string::npos)
+      << refusal(job);
+  job = job_json({10}, {0.01});
+  job["job_version"] = 2;  // the version that brought first_bucket_rule
+  EXPECT_NE(refusal(job).find("field \"first_bucket_rule\" is missing"), std::string::npos)
+      << refusal(job);
+  job["first_bucket_rule"] = "sometimes";
+  EXPECT_NE(refusal(job).find("\"first_bucket_rule\" is \"sometimes\", expected fixed or follows_cap"),
+            std::string::npos)
+      << refusal(job);
   job = job_json({10}, {0.01});
   job["parameters"][0]["numel"] = std::int64_t{1} << 62;  // its bytes would overflow
   EXPECT_NE(refusal(job).find("\"parameters[0].numel\" is 4611686018427387904, expected a count "
@@ -121,6 +131,27 @@ TEST(DdpBuckets, FollowTheReadyOrderAndBothCaps) {
   EXPECT_EQ(three[1].bytes, static_cast<std::uint64_t>(kMb / 2));
   EXPECT_DOUBLE_EQ(three[1].launch_s, 0.03);
   EXPECT_DOUBLE_EQ(three[2].launch_s, 0.04);
+}
+
+// torch 2.x's DDP (job.json's first_bucket_rule "follows_cap"): a cap the code sets caps the
+// first bucket too; the job's own cap keeps the job's own first bucket (1 MB, left unset).
+TEST(DdpBuckets, UnderTorch2ACapSetInTheCodeCapsTheFirstBucketToo) {
+  const std::int64_t quarter = static_cast<std::int64_t>(kMb / 4 / 4);  // 1/4 MB of fp32
+  Json document = job_json({quarter, quarter, quarter, quarter}, {0.01, 0.02, 0.03, 0.04});
+  document["job_version"] = 2;
+  document["first_bucket_rule"] = "follows_cap";
+  const CapturedJob job = read_captured_job(written(document));
+  EXPECT_TRUE(job.first_bucket_follows_cap);
+  const auto planned = ddp_buckets(job, median_timeline(job), 0.5);  // a plan's 0.5 MB
+  ASSERT_EQ(planned.size(), 2u);
+  EXPECT_EQ(planned[0].bytes, static_cast<std::uint64_t>(kMb / 2));
+  const auto own = ddp_buckets(job, median_timeline(job), 25);  // the job's own, unset cap
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].bytes, static_cast<std::uint64_t>(kMb));
+  // torch 1.x's rule, as every version 1 file has it: 1 MB first, whatever the cap.
+  EXPECT_FALSE(read_captured_job(written(job_json({4}, {0.01}))).first_bucket_follows_cap);
+  EXPECT_EQ(buckets_of({quarter, quarter, quarter, quarter}, {0.01, 0.02, 0.03, 0.04}, 0.5)[0].bytes,
+            static_cast<std::uint64_t>(kMb));
 }
 
 // DDP keeps its caps per dtype: each dtype's first bucket has the first bucket's cap.

@@ -54,8 +54,8 @@ const SettingsTable<DatasetSettings>& dataset_settings_table() {
                       "series: a window is anomalous if any / most / its last point is")
           .add("path", &S::path,
                "csv: the file; annthyroid: the folder holding thyroid.train and thyroid.test "
-               "(default: Debian libfann-doc's); lwsndr: data.csv (default: the copy "
-               "scripts/setup fetches into data/lwsndr)")
+               "(default: Debian libfann-doc's); lwsndr: data.csv (default: the copy in the "
+               "repository, data/lwsndr/data.csv)")
           .add("test_path", &S::test_path, "csv: optional separate labelled test file")
           .add("label_column", &S::label_column,
                "csv: the column holding 0 (normal) or 1 (anomaly); all other columns are "
