@@ -25,6 +25,8 @@ refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TES
 # Ranks that sum types of one size (fp16 here, bf16 there) fail alike, never each with its own number.
 refused "harness:shm allreduce: shm: the ranks' buffers differ in element count or type" \
   HARNESS_JOIN_TEST_FAULT=dtype
+refused "sent 4 bytes of another element type than this rank's where this rank expected 4" \
+  HARNESS_BACKEND=ring HARNESS_JOIN_TEST_FAULT=dtype
 # The ring (TCP) too: a message of another length than expected fails both ranks, naming both.
 refused "the ranks called the collective with different sizes" HARNESS_BACKEND=ring \
   HARNESS_JOIN_TEST_FAULT=count

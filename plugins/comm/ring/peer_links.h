@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -26,6 +27,11 @@ class PeerLinks {
   virtual plugin::Status exchange(int to, const void* send, std::size_t send_bytes, int from,
                                   void* receive, std::size_t receive_bytes, std::size_t chunk_bytes,
                                   const Progress& progress) = 0;
+  // What the exchanges that follow carry: a reduction's element type (any nonzero tag), or 0
+  // for bytes moved as they are. Links that send a header with each message (TCP) make ranks
+  // whose reductions add different types of one size (fp16 here, bf16 there) fail alike;
+  // MPI's do not.
+  virtual void set_element_tag(std::uint8_t tag) { static_cast<void>(tag); }
   // `data` (bytes) becomes rank root's on every rank.
   virtual plugin::Status broadcast(void* data, std::size_t bytes, int root) = 0;
   virtual plugin::Status barrier() = 0;

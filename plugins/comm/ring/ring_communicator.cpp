@@ -4,6 +4,7 @@
 // process group) they are TCP connections made through the group's bootstrap.
 // Params: chunk_bytes (pipelining unit, default 256 KiB).
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -22,6 +23,21 @@ using plugin::BufferView;
 using plugin::Collective;
 using plugin::DType;
 using plugin::Status;
+
+// A reduction's element type in the links' headers for its exchanges (PeerLinks::set_element_tag),
+// back to untagged bytes after it.
+class ElementTag {
+ public:
+  ElementTag(PeerLinks& links, DType dtype) : links_(links) {
+    links_.set_element_tag(static_cast<std::uint8_t>(static_cast<int>(dtype) + 1));
+  }
+  ~ElementTag() { links_.set_element_tag(0); }
+  ElementTag(const ElementTag&) = delete;
+  ElementTag& operator=(const ElementTag&) = delete;
+
+ private:
+  PeerLinks& links_;
+};
 
 class RingCommunicator final : public plugin::Communicator {
  public:
@@ -141,6 +157,7 @@ class RingCommunicator final : public plugin::Communicator {
   template <class T>
   Status reduce(const BufferView& buffer, plugin::ReduceOp op, std::vector<T>* scratch) {
     T* data = static_cast<T*>(buffer.data);
+    const ElementTag tagged(*links_, buffer.dtype);
     Status summed = ring_allreduce_sum(data, buffer.count, group(), options_, scratch);
     if (!summed.is_ok()) return with_prefix(summed, "ring allreduce: ");
     if (op == plugin::ReduceOp::kAvg && size_ > 1)
@@ -155,6 +172,7 @@ class RingCommunicator final : public plugin::Communicator {
     whole_.resize(input.bytes());  // operator new's alignment suits every element type
     T* whole = reinterpret_cast<T*>(whole_.data());
     std::memcpy(whole, input.data, input.bytes());
+    const ElementTag tagged(*links_, input.dtype);
     Status summed = ring_reduce_scatter_sum(whole, input.count, group(), options_, scratch);
     if (!summed.is_ok()) return with_prefix(summed, "ring reduce_scatter: ");
     T* mine = static_cast<T*>(output.data);

@@ -143,14 +143,17 @@ Status TcpLinks::connect(plugin::Bootstrap& group) {
   return Status::ok();
 }
 
-// Every message leads with its length, so that ranks whose calls disagree (another count or
-// element size on one rank) fail with the two sizes instead of mixing one call's bytes into the
-// next.
+// Every message leads with its length and, in the top byte, the element tag of a reduction, so
+// that ranks whose calls disagree (another count, element size or type on one rank) fail with
+// the two sizes instead of mixing one call's bytes into the next.
 Status TcpLinks::exchange(int to, const void* send, std::size_t send_bytes, int from, void* receive,
                           std::size_t receive_bytes, std::size_t chunk_bytes,
                           const Progress& progress) {
   constexpr std::size_t kHeader = sizeof(std::uint64_t);
-  std::uint64_t header_out = send_bytes, header_in = 0;
+  constexpr int kTagShift = 56;  // lengths stay below 2^56 bytes
+  const std::uint64_t tag = static_cast<std::uint64_t>(element_tag_) << kTagShift;
+  const std::uint64_t expected = receive_bytes | tag;
+  std::uint64_t header_out = send_bytes | tag, header_in = 0;
   const std::size_t sent_total = to < 0 ? 0 : kHeader + send_bytes;
   const std::size_t got_total = from < 0 ? 0 : kHeader + receive_bytes;
   const int out = to < 0 ? -1 : sockets_[static_cast<std::size_t>(to)];
@@ -204,11 +207,16 @@ Status TcpLinks::exchange(int to, const void* send, std::size_t send_bytes, int 
                                      " closed its connection");
         if (n < 0 && errno != EAGAIN && errno != EINTR) return system_error("recv");
         if (n > 0) got += static_cast<std::size_t>(n);
-        if (in_header && got >= kHeader && header_in != receive_bytes)
+        if (in_header && got >= kHeader && header_in != expected) {
+          const std::uint64_t their_bytes = header_in & ((std::uint64_t{1} << kTagShift) - 1);
+          const std::string types = (header_in >> kTagShift) == element_tag_
+                                        ? ""
+                                        : " of another element type than this rank's";
           return Status::invalid_argument(
-              "ring (TCP): rank " + std::to_string(from) + " sent " + std::to_string(header_in) +
-              " bytes where this rank expected " + std::to_string(receive_bytes) +
+              "ring (TCP): rank " + std::to_string(from) + " sent " + std::to_string(their_bytes) +
+              " bytes" + types + " where this rank expected " + std::to_string(receive_bytes) +
               ": the ranks called the collective with different sizes or element types");
+        }
       }
     }
     // Whole chunks to the caller as they complete (and the rest at the end).

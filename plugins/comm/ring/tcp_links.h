@@ -27,6 +27,7 @@ class TcpLinks final : public PeerLinks {
   plugin::Status exchange(int to, const void* send, std::size_t send_bytes, int from, void* receive,
                           std::size_t receive_bytes, std::size_t chunk_bytes,
                           const Progress& progress) override;
+  void set_element_tag(std::uint8_t tag) override { element_tag_ = tag; }
   // Dissemination barrier: log2(size) rounds of one byte.
   plugin::Status broadcast(void* data, std::size_t bytes, int root) override;
   plugin::Status barrier() override;
@@ -36,6 +37,7 @@ class TcpLinks final : public PeerLinks {
   int rank_ = 0, size_ = 1;
   std::string address_;
   std::vector<int> sockets_;  // by peer rank; -1 for this rank
+  std::uint8_t element_tag_ = 0;  // in each header's top byte (set_element_tag)
 };
 
 }  // namespace harness::plugins
