@@ -14,12 +14,12 @@
    noise or, with compression, when its losses leave the noise.
 The Answer is printed and written as answer.md in the results folder."""
 import argparse
-import datetime
 import json
 import os
 import sys
 
 from . import stats
+from .tune_folder import ResultsFolder
 from .tune_launch import JobError, check_world, run_harness, run_job
 
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
@@ -56,10 +56,8 @@ def script_lines(config):
 class Tuner:
     def __init__(self, args, command):
         self.args, self.command = args, command
-        self.folder = args.results_dir or os.path.join(
-            os.getcwd(), "results", "tune", datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
-        os.makedirs(self.folder, exist_ok=True)
-        self.path = lambda name: os.path.join(self.folder, name)
+        results = ResultsFolder(args.results_dir)
+        self.folder, self.path = results.folder, results.path
         self.lines = []
 
     def say(self, text=""):
@@ -272,16 +270,43 @@ class Tuner:
         return 0
 
 
+def counting(least):
+    """An argparse type: a whole number from `least` on, or a clear refusal."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is below {least}")
+        return value
+    return parse
+
+
+def caps_list(text):
+    """--caps: bucket_cap_mb values above 0, comma-separated; kept as the text the tuner reads."""
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers of MB, comma-separated "
+                                         "(1,4,10,25,50)") from None
+    if not values or any(not value > 0 for value in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: every cap must be above 0 MB")
+    return ",".join(parts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python-path", required=True, help="the folder holding harness_torch")
     parser.add_argument("--harness", required=True, help="the harness binary (build/harness)")
     parser.add_argument("--results-dir", help="default: results/tune/<time> under this directory")
-    parser.add_argument("--steps", type=int, default=20, help="steps recorded per run of the job")
-    parser.add_argument("--warmup", type=int, default=3, help="steps run before recording")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of replay and verify")
-    parser.add_argument("--replay-steps", type=int, default=6, help="replayed steps per configuration and round")
-    parser.add_argument("--caps", default="1,4,10,25,50", help="bucket_cap_mb values replayed (and the job's own)")
+    parser.add_argument("--steps", type=counting(1), default=20, help="steps recorded per run of the job")
+    parser.add_argument("--warmup", type=counting(0), default=3, help="steps run before recording")
+    parser.add_argument("--rounds", type=counting(1), default=3, help="interleaved rounds of replay and verify")
+    parser.add_argument("--replay-steps", type=counting(1), default=6, help="replayed steps per configuration and round")
+    parser.add_argument("--caps", type=caps_list, default="1,4,10,25,50",
+                        help="bucket_cap_mb values replayed (and the job's own)")
     parser.add_argument("--plugins", default="shm,ring", help="harness plugins replayed beside gloo")
     parser.add_argument("--no-compression", dest="compression", action="store_false")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the job's launch command")

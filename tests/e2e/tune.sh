@@ -3,7 +3,8 @@
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
 # script unchanged; the harness's replay trial re-making DDP's own buckets; and the clear
 # errors: a job without DDP, a job that crashes, a model off the CPU, more ranks than CPUs, a
-# command that launches no distributed job.
+# command that launches no distributed job, bad options, a results folder that is a file or
+# holds the user's own files.
 source "$(dirname "$0")/lib.bash"
 source tests/tune/lib.bash
 
@@ -42,3 +43,14 @@ expect_error "the model's parameters are on meta, not the CPU" tune --results-di
 expect_error "the job asks for 64 ranks and this machine has" tune -- \
   "${launch[@]}" --nproc_per_node 64 "$WORK/train.py"
 expect_error "the command starts no distributed job" tune -- "$TORCH_PYTHON" "$WORK/train.py"
+# Bad options and results folders: refused by name, before the job runs, nothing overwritten.
+expect_error "argument --rounds: 0 is below 1" tune --rounds 0 -- "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
+expect_error "argument --caps: '': expected numbers of MB" tune --caps "" -- \
+  "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
+touch "$WORK/a_file"
+expect_error "--results-dir $WORK/a_file: is a file, not a folder" tune --results-dir "$WORK/a_file" -- \
+  "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
+mkdir "$WORK/mine" && echo mine > "$WORK/mine/plan.json"
+expect_error "holds files that no tuning made" tune --results-dir "$WORK/mine" -- \
+  "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
+[ "$(cat "$WORK/mine/plan.json")" = mine ] || fail "the user's plan.json was overwritten"
