@@ -2,7 +2,7 @@
 # settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
 # script unchanged; the harness's replay trial re-making DDP's own buckets; and the clear
-# errors: a job without DDP, a job that crashes, a model off the CPU, more ranks than CPUs, a
+# errors: a job without DDP, a job that crashes, a job that exits with a status of its own, a model off the CPU, more ranks than CPUs, a
 # command that launches no distributed job, bad options, a results folder that is a file or
 # holds the user's own files.
 source "$(dirname "$0")/lib.bash"
@@ -38,6 +38,9 @@ expect_error "tuning covers DDP jobs" tune --results-dir "$WORK/r2" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/not_ddp.py
 expect_error "planted failure in the user's training step" tune --results-dir "$WORK/r3" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/crashing.py
+# A job that ends with its own exit status 5 before the recording is done: failed, not tuned.
+expect_error "the job failed" tune --results-dir "$WORK/r5" --warmup 0 --steps 50 -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/exits_5.py
 expect_error "the model's parameters are on meta, not the CPU" tune --results-dir "$WORK/r4" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/off_cpu.py
 expect_error "the job asks for 64 ranks and this machine has" tune -- \

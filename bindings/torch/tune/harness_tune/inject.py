@@ -198,16 +198,33 @@ def _excepthook(kind, value, traceback):
 
 sys.excepthook = _excepthook
 
+# The status the job asked to end with (sys.exit), kept for _at_exit's os._exit: a job that
+# fails by its exit status is a failed job to the tuner too.
+_exit_status = [0]
+_original_exit = sys.exit
+
+
+def _exit(status=None):
+    if status is None or isinstance(status, int):
+        _exit_status[0] = status or 0
+    else:  # a message: Python prints it and ends with status 1
+        _exit_status[0] = 1
+    _original_exit(status)
+
+
+sys.exit = _exit
+
 
 def _at_exit():
     """A job that ends before the recorded steps are done: what was recorded is written. The
-    process then ends at once: a DDP module with a Python comm hook can abort in the
-    interpreter's own teardown under torch 1.13, which would make a finished job look failed."""
-    if RECORDING is not None and not _failed:  # a job that failed says why itself
+    process then ends at once, with the job's own status: a DDP module with a Python comm hook
+    can abort in the interpreter's own teardown under torch 1.13, which would make a finished
+    job look failed."""
+    if RECORDING is not None and not _failed and not _exit_status[0]:  # a failed job says why
         RECORDING.finish(ending=True)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(1 if _failed else 0)
+    os._exit(1 if _failed else _exit_status[0])
 
 
 def _ready_hook(index):
