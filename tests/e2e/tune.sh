@@ -46,6 +46,13 @@ expect_error "the model's parameters are on meta, not the CPU" tune --results-di
 expect_error "the job asks for 64 ranks and this machine has" tune -- \
   "${launch[@]}" --nproc_per_node 64 "$WORK/train.py"
 expect_error "the command starts no distributed job" tune -- "$TORCH_PYTHON" "$WORK/train.py"
+# scripts/tune builds with scripts/setup --no-install: what is missing is named, nothing installed.
+status=0
+HARNESS_TORCH_PYTHON=/nonexistent/python scripts/setup --no-install --peer >"$WORK/setup.out" 2>&1 || status=$?
+[ "$status" -eq 3 ] && grep -q "cannot import torch\|no PyTorch" "$WORK/setup.out" ||
+  { cat "$WORK/setup.out"; fail "setup --no-install without a torch: exit $status"; }
+grep -q -- "--no-install" scripts/tune || fail "scripts/tune builds with set-up that may install"
+echo "ok: the tuner's set-up installs nothing and names what is missing"
 # Bad options and results folders: refused by name, before the job runs, nothing overwritten.
 expect_error "argument --rounds: 0 is below 1" tune --rounds 0 -- "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
 expect_error "argument --caps: '': expected numbers of MB" tune --caps "" -- \
