@@ -21,7 +21,7 @@ setup_packages() {
       --peer) packages+=(python3-torch python3-dev python3-venv) ;;
       --fuzz) packages+=(clang libclang-rt-14-dev) ;;
       --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
-      *) echo "scripts/setup: unknown option $flag (expected --plots, --peer, --fuzz or --slurm)" >&2
+      *) echo "scripts/setup: unknown option $flag (expected --plots, --peer, --fuzz, --slurm or --no-install)" >&2
          return 2 ;;
     esac
   done
