@@ -1,9 +1,13 @@
 # The torch.distributed backend "harness" (bindings/torch) under torchrun, as a PyTorch user
 # launches it: the clear errors (a missing plugin, bad parameters, a plugin that needs MPI, ranks
-# that disagree, a failure on one rank, a peer that never calls). The collectives and the
-# training runs are the quick tier's (torch_conformance.sh).
+# that disagree, a failure on one rank, a peer that never calls); and what the quick tier's
+# torch_conformance.sh leaves out: the collectives at world 3, training through ring.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/torch_lib.bash"
+
+check_collectives shm 3
+check_collectives ring 3
+check_training ring
 
 # Clear errors, on every rank, fast.
 refused() {  # EXPECTED_TEXT ENVIRONMENT...

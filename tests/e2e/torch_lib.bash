@@ -18,3 +18,18 @@ torchrun() {
   "$TORCH_PYTHON" -m torch.distributed.run --nnodes 1 --rdzv_backend c10d \
     --rdzv_endpoint "127.0.0.1:$port" --rdzv_id "$$" "$@"
 }
+
+# check_collectives PLUGIN WORLD: tests/torch/collectives.py through harness:PLUGIN.
+check_collectives() {
+  HARNESS_BACKEND=$1 torchrun --nproc_per_node "$2" tests/torch/collectives.py > "$WORK/$1$2" 2>&1 ||
+    { cat "$WORK/$1$2"; fail "collectives through $1 at world $2"; }
+  grep -q "ok: collectives through harness:$1 at world $2" "$WORK/$1$2" ||
+    { cat "$WORK/$1$2"; fail "no ok line from the $1 collectives at world $2"; }
+  echo "ok: every collective through harness:$1 at world $2"
+}
+# check_training PLUGIN: DDP and FSDP2 losses through harness:PLUGIN equal gloo's.
+check_training() {
+  HARNESS_BACKEND=$1 torchrun --nproc_per_node 2 tests/torch/train_losses.py > "$WORK/train" 2>&1 ||
+    { cat "$WORK/train"; fail "training losses through harness:$1 differ from gloo's"; }
+  grep ": .* steps, loss" "$WORK/train" | sed "s/^\[[^]]*\]:*/$1: /" | sort -u
+}
