@@ -3,7 +3,8 @@ BASE_REF (default HEAD~1, the previous commit)?
 
     scripts/regression [BASE_REF] [--candidate REF] [--quick] [--threshold F] [--alpha A] ...
 
-Builds BASE_REF in build-regression/<sha>/ (a git worktree; ccache makes it cheap), then runs
+Builds BASE_REF in ~/.cache/harness/regression/<sha>/ (an exported copy of the commit, kept for
+the next gate against it from any clone; $HARNESS_CACHE_DIR moves it), then runs
 the regression suite for base and candidate interleaved, A B B A A B ... (each round swaps who
 goes first, so drift hits both alike): bench/comm under mpirun -np 2, bench/host, bench/models
 and experiments/regression.json through the harness (exported as Google Benchmark JSON). Each
@@ -29,6 +30,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 from . import gbench_export, gbench_format
 from .paths import ROOT
@@ -96,11 +98,30 @@ class Side:
         return os.access(self.binary(SUITES[suite][0]), os.X_OK)
 
 
+def cache_dir():
+    """Where the base builds live: outside the clone, so that a gate run from a fresh clone
+    (CI's) reuses the build an earlier gate made of the same commit."""
+    return os.environ.get("HARNESS_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache",
+                                                                "harness")
+
+
 def checkout(ref):
+    """REF's tree, exported (git archive) once per commit into the cache. A copy, not a worktree:
+    it must outlive the clone that made it."""
     sha = git("rev-parse", "--verify", ref + "^{commit}")
-    tree = os.path.join(ROOT, "build-regression", sha[:12])
+    tree = os.path.join(cache_dir(), "regression", sha[:12])
     if not os.path.isdir(tree):
-        git("worktree", "add", "--detach", tree, sha)
+        os.makedirs(os.path.dirname(tree), exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{sha[:12]}-", dir=os.path.dirname(tree))
+        archive = subprocess.Popen(["git", "archive", sha], cwd=ROOT, stdout=subprocess.PIPE)
+        untar = subprocess.run(["tar", "-x", "-C", staging], stdin=archive.stdout)
+        if archive.wait() != 0 or untar.returncode != 0:
+            shutil.rmtree(staging, ignore_errors=True)
+            fail(f"could not export {ref} ({sha[:12]}) into {staging}")
+        try:
+            os.rename(staging, tree)
+        except OSError:  # another gate exported the same commit meanwhile: use theirs
+            shutil.rmtree(staging, ignore_errors=True)
     return sha, tree
 
 

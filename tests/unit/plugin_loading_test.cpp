@@ -172,7 +172,9 @@ TEST(PluginLoading, DirectoriesAndFilesOthersCanWriteAreRefused) {
   ASSERT_EQ(registry.warnings().size(), 1u);
   EXPECT_CONTAINS(registry.warnings()[0], "plugin directory refused: it is writable by every user");
   EXPECT_CONTAINS(registry.warnings()[0], "--allow-insecure-plugin-dir");
-  registry = PluginRegistry::discover({plugins.string()}, {/*allow_insecure=*/true});
+  DiscoveryOptions insecure_allowed;
+  insecure_allowed.allow_insecure = true;
+  registry = PluginRegistry::discover({plugins.string()}, insecure_allowed);
   EXPECT_NE(registry.find(plugin::PluginKind::kCommunicator, "mpi"), nullptr);
 
   fs::permissions(plugins, fs::perms::others_write, fs::perm_options::remove);

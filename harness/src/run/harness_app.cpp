@@ -51,8 +51,9 @@ PluginRegistry load_plugins(const CommandLine& cli, bool leader) {
     if (!std::filesystem::is_directory(directory, error))
       throw InputError("--plugin-dir " + directory + ": no such directory");
   }
-  PluginRegistry plugins =
-      PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), {cli.allow_insecure_plugins});
+  DiscoveryOptions discovery;
+  discovery.allow_insecure = cli.allow_insecure_plugins;
+  PluginRegistry plugins = PluginRegistry::discover(plugin_search_path(cli.plugin_dirs), discovery);
   if (!leader) return plugins;
   for (const auto& warning : plugin_path_warnings()) say("warning", warning);
   if (!cli.list_plugins)
