@@ -16,11 +16,12 @@ The Answer is printed and written as answer.md in the results folder."""
 import argparse
 import json
 import os
+import signal
 import sys
 
 from . import stats
-from .tune_folder import ResultsFolder
-from .tune_launch import JobError, check_world, run_harness, run_job
+from .tune_folder import KEPT, ResultsFolder
+from .tune_launch import JobError, check_world, kept_files, run_harness, run_job
 
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
 
@@ -51,6 +52,21 @@ def script_lines(config):
         lines += ["from torch.distributed.algorithms.ddp_comm_hooks import default_hooks",
                   f"model.register_comm_hook(None, default_hooks.{config['compression']}_compress_hook)"]
     return lines
+
+
+def check_applied(plan, applied):
+    """A plan's run measures the plan only if the job took it: a job that names its backend in
+    a way the recorder cannot switch, or forces its own cap, ran something else."""
+    wanted = {"backend": "harness" if plan["backend"].startswith("harness:") else "gloo",
+              "bucket_cap_mb": plan["bucket_cap_mb"], "compression": plan["compression"]}
+    differ = [f"{name} {applied[name]!r} where the plan has {wanted[name]!r}" for name in wanted
+              if (abs(applied[name] - wanted[name]) > 1e-9 if name == "bucket_cap_mb"
+                  else applied[name] != wanted[name])]
+    if differ:
+        raise JobError(f"the job did not take the plan ({describe(plan)}): it ran with "
+                       f"{'; '.join(differ)}. No measurement of it is reported. A backend the "
+                       "recorder switches is the one init_process_group gives CPU tensors to gloo "
+                       "(\"gloo\" in any case, cpu:gloo, or none)")
 
 
 class Tuner:
@@ -113,11 +129,34 @@ class Tuner:
         by_part = {r["part"]: tuple(r["buckets"]["bytes"]) for r in records}
         return {cap: by_part[f"config{index}"] for index, cap in enumerate(caps)}
 
+    def run_once(self, mode, plan=None):
+        """One run of the user's job with the recorder: job.json (capture) or run.json (run)."""
+        a = self.args
+        out = self.path("job.json" if mode == "capture" else "run.json")
+        return run_job(self.command, mode, out, a.python_path, a.steps, a.warmup, plan=plan,
+                       timeout=a.job_timeout, keep=self.path(KEPT))
+
+    def announce_runs(self):
+        """Before the first run: what running the job many times means for its files."""
+        a = self.args
+        self.say(f"Your job will run at least {1 + 3 * a.rounds} times (one capture, {a.rounds} "
+                 f"between the replay rounds, {2 * a.rounds} to verify a plan, more when a plan "
+                 f"is withdrawn), each stopped after {a.warmup} + {a.steps} or more steps. Files it "
+                 "writes are copied before its first write and put back when tuning ends; files "
+                 f"it creates are moved to {self.path('job_files')}.")
+
+    def put_files_back(self):
+        """The user's files as they were; the job's own, moved into the results folder."""
+        restored, moved = kept_files.restore(self.path(KEPT), self.path("job_files"))
+        if restored:
+            self.say(f"Put back as they were before tuning: {', '.join(restored)}")
+        if moved:
+            self.say(f"Files your job created while tuned, moved to {self.path('job_files')}: "
+                     f"{', '.join(path for path, _ in moved)}")
+
     def run_defaults(self):
         """One run of the job as it is, unrecorded but for its step times: its steps."""
-        run = run_job(self.command, "run", self.path("run.json"), self.args.python_path,
-                      self.args.steps, self.args.warmup)
-        return [s["step_s"] for s in run["steps"]]
+        return [s["step_s"] for s in self.run_once("run")["steps"]]
 
     def predict(self, job, measured_runs):
         own = {"backend": job["backend"], "bucket_cap_mb": job["bucket_cap_mb"], "compression": "none"}
@@ -146,8 +185,9 @@ class Tuner:
         defaults, planned = [], []
         for _ in range(self.args.rounds):
             for steps, plan in ((defaults, None), (planned, plan_path)):
-                run = run_job(self.command, "run", self.path("run.json"), self.args.python_path,
-                              self.args.steps, self.args.warmup, plan=plan)
+                run = self.run_once("run", plan=plan)
+                if plan:
+                    check_applied(json.load(open(plan)), run["applied"])
                 steps.append(run["steps"])
         with open(self.path("verify.json"), "w") as stream:
             json.dump({"defaults": defaults, "plan": planned}, stream, indent=1)
@@ -227,7 +267,8 @@ class Tuner:
         a = self.args
         self.say(f"Tuning: {' '.join(self.command)}")
         self.say(f"Results: {self.folder}")
-        job = run_job(self.command, "capture", self.path("job.json"), a.python_path, a.steps, a.warmup)
+        self.announce_runs()
+        job = self.run_once("capture")
         measured = [s["step_s"] for s in job["steps"]]
         self.say(f"Captured {len(measured)} steps at world {job['world_size']} on {job['backend']}: "
                  f"median step {stats.median(measured) * 1e3:.1f} ms, {job['parameter_count'] / 1e6:.2f} M "
@@ -308,6 +349,9 @@ def main():
     parser.add_argument("--caps", type=caps_list, default="1,4,10,25,50",
                         help="bucket_cap_mb values replayed (and the job's own)")
     parser.add_argument("--plugins", default="shm,ring", help="harness plugins replayed beside gloo")
+    parser.add_argument("--job-timeout", type=counting(1), default=1800,
+                        help="seconds one run of the job may take before it is stopped, every "
+                             "process it started with it")
     parser.add_argument("--no-compression", dest="compression", action="store_false")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the job's launch command")
     args = parser.parse_args()
@@ -316,10 +360,19 @@ def main():
         parser.error("give the job's launch command after --")
     try:
         check_world(command)
-        return Tuner(args, command).run()
+        tuner = Tuner(args, command)
     except JobError as error:
         print(f"scripts/tune: {error}", file=sys.stderr)
         return 2
+    # Stopped from outside (SIGTERM, as Ctrl-C is): the user's files are still put back.
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    try:
+        return tuner.run()
+    except JobError as error:
+        print(f"scripts/tune: {error}", file=sys.stderr)
+        return 2
+    finally:
+        tuner.put_files_back()
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ import datetime
 import os
 import shutil
 
-from .tune_launch import JobError
+from .tune_launch import JobError, kept_files
 
 MANIFEST = ".harness-tune"
+KEPT = "kept"  # the user's files as they were before the job's first write (kept_files)
 
 
 def _refuse(folder, why):
@@ -21,6 +22,8 @@ def _clear_earlier_tuning(folder):
         names = [line.strip() for line in stream if line.strip()]
     for name in names:
         path = os.path.join(folder, name)
+        if name == KEPT:  # an earlier tuning stopped before it put the user's files back
+            kept_files.restore(path)
         if os.path.isdir(path) and not os.path.islink(path):
             shutil.rmtree(path)
         elif os.path.lexists(path):

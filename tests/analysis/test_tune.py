@@ -21,6 +21,28 @@ def test_world_size_of_torchrun_and_mpirun_commands():
         tune_launch.world_size(["torchrun", "--nnodes", "2", "--nproc_per_node", "2", "t.py"])
 
 
+def test_the_scripts_own_options_are_not_the_launchers():
+    """train.py --nproc_per_node 4 is the script's option: the job runs torchrun's 1 rank."""
+    launch = ["python3", "-m", "torch.distributed.run", "--nnodes", "1", "--standalone",
+              "--nproc_per_node", "1", "t.py", "--nproc_per_node", "4"]
+    assert tune_launch.world_size(launch) == ("torchrun", 1)
+    with pytest.raises(tune_launch.JobError, match="1 rank: there is no communication"):
+        tune_launch.check_world(launch)
+    with pytest.raises(tune_launch.JobError, match="names no rank count"):
+        tune_launch.world_size(["torchrun", "t.py", "--nproc_per_node", "2"])
+    assert tune_launch.world_size(["mpirun", "--bind-to", "none", "-np", "2", "python3", "t.py",
+                                   "-np", "8"]) == ("mpirun", 2)
+
+
+def test_a_plan_the_job_did_not_take_is_refused_by_what_differs():
+    plan = {"backend": "harness:shm", "bucket_cap_mb": 4.0, "compression": "none"}
+    tune.check_applied(plan, {"backend": "harness", "bucket_cap_mb": 4.0, "compression": "none"})
+    with pytest.raises(tune_launch.JobError, match="backend 'gloo' where the plan has 'harness'"):
+        tune.check_applied(plan, {"backend": "gloo", "bucket_cap_mb": 4.0, "compression": "none"})
+    with pytest.raises(tune_launch.JobError, match="bucket_cap_mb 25.0 where the plan has 4.0"):
+        tune.check_applied(plan, {"backend": "harness", "bucket_cap_mb": 25.0, "compression": "none"})
+
+
 def test_ratio_interval_holds_the_ratio_and_says_when_two_samples_are_alike():
     slow, fast = [2.0, 2.1, 1.9, 2.05, 1.95] * 4, [1.0, 1.05, 0.95, 1.02, 0.98] * 4
     ratio, low, high = stats.ratio_interval(slow, fast)

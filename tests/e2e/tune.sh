@@ -2,7 +2,9 @@
 # settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
 # script unchanged; the harness's replay trial re-making DDP's own buckets; and the clear
-# errors: a job without DDP, a job that crashes, a job that exits with a status of its own, a model off the CPU, more ranks than CPUs, a
+# errors: a job without DDP, a job that crashes, a job that exits with a status of its own, a job
+# that never reaches DDP (stopped, all its processes), a plan applied whatever case the job spells
+# gloo in, a job that writes its own files (the user's put back), a model off the CPU, more ranks than CPUs, a
 # command that launches no distributed job, bad options, a results folder that is a file or
 # holds the user's own files.
 source "$(dirname "$0")/lib.bash"
@@ -18,6 +20,19 @@ cat "$WORK/tune.out"
 PYTHONPATH=bindings/torch/tune "$TORCH_PYTHON" tests/tune/check_capture.py "$WORK/results/job.json" ||
   fail "the captured job.json"
 check_answer "$WORK/results"
+
+# The user's files: a job that writes its log with mode "w", saves a checkpoint, then fails. Told up
+# front; the log put back as it was, the checkpoint moved into the results folder.
+echo "the user's own log" > "$WORK/job.log"
+expect_error "the job failed" tune --results-dir "$WORK/files" --steps 1000 -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/writes_files.py --train-log "$WORK/job.log" \
+  --checkpoint "$WORK/model.pt"
+grep -q "^Your job will run at least 10 times" "$WORK/out" || fail "the tuner did not say up front how often it runs the job"
+grep "^Put back\|^Files your job created" "$WORK/out" || true
+[ "$(cat "$WORK/job.log")" = "the user's own log" ] || fail "the user's log was not put back: $(head -2 "$WORK/job.log")"
+[ ! -e "$WORK/model.pt" ] && [ -s "$WORK/files/job_files$WORK/model.pt" ] ||
+  fail "the checkpoint the job made was not moved into the results folder"
+echo "ok: the job's writes leave the user's files as they were"
 
 # The replay's buckets are DDP's: a job of several buckets, captured, and re-bucketed at its cap.
 PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune" HARNESS_TUNE_MODE=capture \
@@ -41,6 +56,23 @@ expect_error "planted failure in the user's training step" tune --results-dir "$
 # A job that ends with its own exit status 5 before the recording is done: failed, not tuned.
 expect_error "the job failed" tune --results-dir "$WORK/r5" --warmup 0 --steps 50 -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/exits_5.py
+# A job that never reaches DDP: given up at --job-timeout, and none of its processes left (torchrun
+# starts each rank in a session of its own, so stopping the launcher alone would leave them).
+expect_error "the job ran past 8 s (--job-timeout)" tune --results-dir "$WORK/r6" --job-timeout 8 -- \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/loops_before_ddp.py
+left=$(pgrep -f tests/tune/loops_before_ddp.py || true)
+[ -z "$left" ] || fail "processes of the timed-out job left running: $left"
+echo "ok: a job timed out leaves no process behind"
+# A plan applies to a job whatever case it spells gloo in, and the run says what it applied.
+echo '{"plan_version": 1, "backend": "harness:shm", "bucket_cap_mb": 4, "compression": "none"}' > "$WORK/plan.json"
+PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune:$BUILD/python" HARNESS_TUNE_MODE=run \
+  HARNESS_TUNE_OUT="$WORK/upper.json" HARNESS_TUNE_PLAN="$WORK/plan.json" HARNESS_TUNE_MIN_SECONDS=0 \
+  HARNESS_TUNE_STEPS=5 "${launch[@]}" --nproc_per_node 2 tests/tune/gloo_spelled_upper.py \
+  > "$WORK/upper.out" 2>&1 || { cat "$WORK/upper.out"; fail "the GLOO-spelled job with a plan"; }
+"$TORCH_PYTHON" -c 'import json, sys; a = json.load(open(sys.argv[1]))["applied"]
+assert a == {"backend": "harness", "bucket_cap_mb": 4.0, "compression": "none"}, a' "$WORK/upper.json" ||
+  fail "the plan was not applied to a job that spells its backend GLOO"
+echo "ok: a plan applies to a job that spells its backend GLOO"
 expect_error "the model's parameters are on meta, not the CPU" tune --results-dir "$WORK/r4" -- \
   "${launch[@]}" --nproc_per_node 2 tests/tune/off_cpu.py
 expect_error "the job asks for 64 ranks and this machine has" tune -- \

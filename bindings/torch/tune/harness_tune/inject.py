@@ -11,7 +11,9 @@ init_process_group, DDP's bucket_cap_mb and a compression comm hook. Only the fi
 a job builds is recorded and changed. Problems the tuner must report (a model on a GPU, no step
 recorded) are written to <out>.error, and the job ends with exit status 3."""
 import atexit
+import builtins
 import inspect
+import io
 import json
 import os
 import sys
@@ -22,7 +24,7 @@ import torch.distributed as dist
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 from torch.nn.parallel import DistributedDataParallel
 
-from . import job_file
+from . import job_file, kept_files
 
 # A job launched by mpirun: the variables torch.distributed's env:// start reads, from Open MPI's
 # (scripts/tune sets MASTER_ADDR and MASTER_PORT).
@@ -79,9 +81,18 @@ class Recording:
         self.backward_origin = None
         self.user_hook = ""
         self.hook_registered = False
+        self.plan_hook = False  # the plan's compression hook, registered by the recorder
         # Read now: a job may destroy its process group before the recording is written.
         self.rank, self.world = dist.get_rank(), dist.get_world_size()
-        self.backend = str(dist.get_backend(ddp.process_group))
+        self.backend = cpu_backend(dist.get_backend(ddp.process_group))
+
+    def applied(self):
+        """What the job really ran with, for the tuner to hold against the plan: a plan the job
+        did not take (its own backend name, a cap it forced) must not be reported as measured."""
+        cap_bytes = getattr(self.ddp, "bucket_bytes_cap", None)
+        return {"backend": self.backend,
+                "bucket_cap_mb": cap_bytes / (1024 * 1024) if cap_bytes else float(self.bucket_cap_mb),
+                "compression": PLAN["compression"] if PLAN is not None and self.plan_hook else "none"}
 
     # --- per step ---------------------------------------------------------------------------
     def forward_started(self):
@@ -144,7 +155,7 @@ class Recording:
         for step in steps:
             step.pop("_started", None)
         if MODE != "capture":
-            return {"mode": MODE, "world_size": self.world, "plan": PLAN,
+            return {"mode": MODE, "world_size": self.world, "plan": PLAN, "applied": self.applied(),
                     "steps": [{"step_s": s["step_s"], "loss": s["loss"]} for s in steps]}
         return {"job_version": job_file.JOB_VERSION,
                 "command": json.loads(os.environ.get("HARNESS_TUNE_COMMAND", "[]")),
@@ -270,7 +281,7 @@ def ddp_init(self, *args, **kwargs):
             _original_register_hook(self, self.process_group, HOOKS[PLAN["compression"]])
         except (RuntimeError, TypeError, ValueError) as error:
             fail(f"DDP refused the plan's {PLAN['compression']} compression hook: {error}")
-        RECORDING.hook_registered = True
+        RECORDING.hook_registered = RECORDING.plan_hook = True
     atexit.register(_at_exit)
 
 
@@ -309,15 +320,61 @@ def tensor_backward(self, *args, **kwargs):
     return result
 
 
+def cpu_backend(backend):
+    """The backend that runs CPU tensors, however init_process_group's argument spells it: none
+    at all (PyTorch picks gloo for the CPU), "GLOO" or Backend.GLOO, or a per-device list
+    ("cpu:gloo,cuda:nccl")."""
+    if backend is None:
+        return "gloo"
+    specs = str(backend).lower().replace(" ", "").split(",")
+    for spec in specs:
+        device, _, name = spec.rpartition(":")
+        if device in ("", "cpu"):
+            return name
+    return specs[0]
+
+
 def init_process_group(backend=None, *args, **kwargs):
     """The plan's backend for a CPU job's default group."""
-    if PLAN is not None and PLAN["backend"].startswith("harness:") and str(backend or "gloo") in ("gloo", "cpu:gloo"):
+    if PLAN is not None and PLAN["backend"].startswith("harness:") and cpu_backend(backend) == "gloo":
         import harness_torch  # noqa: F401  (registers "harness")
         os.environ["HARNESS_BACKEND"] = PLAN["backend"].split(":", 1)[1]
         backend = "harness"
     return _original_init_process_group(backend, *args, **kwargs)
 
 
+# The user's files, kept before the job's first write in this tuning (kept_files.py).
+KEEP = os.environ.get("HARNESS_TUNE_KEEP", "")
+_original_open = builtins.open
+
+
+_original_save = torch.save
+_kept = set()
+
+
+def keep(file):
+    """Before the job's first write to a named file in this tuning."""
+    if isinstance(file, (str, bytes, os.PathLike)):
+        path = os.fsdecode(file)
+        if path not in _kept:
+            _kept.add(path)
+            kept_files.keep_before_write(KEEP, path, os.path.dirname(KEEP))
+
+
+def keeping_open(file, mode="r", *args, **kwargs):
+    if any(c in mode for c in "wax+"):
+        keep(file)
+    return _original_open(file, mode, *args, **kwargs)
+
+
+def keeping_save(obj, f, *args, **kwargs):  # torch.save writes a named file from C++, not open()
+    keep(f)
+    return _original_save(obj, f, *args, **kwargs)
+
+
+if KEEP:
+    builtins.open = io.open = keeping_open
+    torch.save = keeping_save
 DistributedDataParallel.__init__ = ddp_init
 DistributedDataParallel.forward = ddp_forward
 DistributedDataParallel.register_comm_hook = ddp_register_comm_hook
