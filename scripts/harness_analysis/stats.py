@@ -61,3 +61,40 @@ def ratio_interval(baseline, candidate, seed=1):
                     median(rng.choices(candidate, k=len(candidate))) for _ in range(BOOTSTRAP))
     return (median(baseline) / median(candidate), ratios[int(0.025 * BOOTSTRAP)],
             ratios[int(0.975 * BOOTSTRAP) - 1])
+
+
+# Student's t, two-sided 95%: the quantile for each number of degrees of freedom (a df between
+# two rows takes the row below it, the wider interval).
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000}
+
+
+def t_975(df):
+    rows = [row for row in T_975 if row <= df]
+    return T_975[max(rows)] if rows else T_975[1]
+
+
+def ratio_interval_of_runs(baseline_runs, candidate_runs, seed=1):
+    """As ratio_interval, for samples that come in runs (lists of step times, one per start of
+    the program). Two starts of one program can differ by more than either's steps vary: an
+    interval over pooled steps hides that, and two samples of one configuration then often
+    seem to differ. So the ratio is that of the runs' medians (geometric means of them), and
+    its interval is Welch's t-interval on their logarithms, widened where needed to the steps'
+    own bootstrap interval (runs that agree closely still leave their steps' noise). With one
+    run on a side there is no spread between runs to see: the steps' interval alone."""
+    pooled = lambda runs: [t for run in runs for t in run]  # noqa: E731
+    steps_only = ratio_interval(pooled(baseline_runs), pooled(candidate_runs), seed)
+    a = [math.log(median(run)) for run in baseline_runs if run]
+    b = [math.log(median(run)) for run in candidate_runs if run]
+    if len(a) < 2 or len(b) < 2:
+        return steps_only
+    variance = lambda xs: sum((x - sum(xs) / len(xs)) ** 2 for x in xs) / (len(xs) - 1)  # noqa: E731
+    va, vb = variance(a) / len(a), variance(b) / len(b)
+    difference = sum(a) / len(a) - sum(b) / len(b)
+    if va + vb == 0:
+        return (math.exp(difference), min(steps_only[1], math.exp(difference)),
+                max(steps_only[2], math.exp(difference)))
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    half = t_975(df) * math.sqrt(va + vb)
+    return (math.exp(difference), min(math.exp(difference - half), steps_only[1]),
+            max(math.exp(difference + half), steps_only[2]))

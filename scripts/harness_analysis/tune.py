@@ -54,6 +54,34 @@ def script_lines(config):
     return lines
 
 
+def losses_hold(defaults, planned):
+    """A compressed plan's mean loss over the recorded steps, against the defaults' run-to-
+    run spread (at least 0.1% of it: a deterministic job repeats its losses exactly). Every
+    run is cut to the steps all runs recorded: a faster run records more steps in its
+    minimum time, and later steps have lower losses."""
+    if any(s["loss"] is None for run in defaults + planned for s in run):
+        return True, "the job's losses were not seen (backward on a non-scalar)"
+    common = min(len(run) for run in defaults + planned)
+    mean = lambda run: sum(s["loss"] for s in run[:common]) / common  # noqa: E731
+    base = [mean(run) for run in defaults]
+    spread = max(max(base) - min(base), 1e-3 * abs(stats.median(base)))
+    moved = abs(stats.median([mean(run) for run in planned]) - stats.median(base))
+    return moved <= spread, (f"mean loss over the recorded steps {stats.median([mean(r) for r in planned]):.6g} "
+                             f"with the plan, {stats.median(base):.6g} without (noise {spread:.2g})")
+
+
+def prediction_missed(predicted, measured):
+    """A sentence when the measured gain lies outside the predicted interval and the predicted
+    gain outside the measured one: the two disagree beyond both their noises."""
+    (p, p_low, p_high), (m, m_low, m_high) = predicted, measured
+    if p_low <= m_high and m_low <= p_high:
+        return ""
+    direction = "over" if m_high < p_low else "under"
+    return (f"The replay {direction}-predicted this plan: measured ×{m:.2f} [{m_low:.2f}, "
+            f"{m_high:.2f}] lies outside the predicted ×{p:.2f} [{p_low:.2f}, {p_high:.2f}] "
+            f"(predicted / measured ×{p / m:.2f}).")
+
+
 def check_applied(plan, applied):
     """A plan's run measures the plan only if the job took it: a job that names its backend in
     a way the recorder cannot switch, or forces its own cap, ran something else."""
@@ -108,7 +136,7 @@ class Tuner:
         each; `before_round` runs before each round (a run of the job itself, so that the two
         meet the machine in the same moods)."""
         experiment = self.replay_experiment(job, configs, name, 2, self.args.replay_steps)
-        results = [{"config": config, "step_s": []} for config in configs]
+        results = [{"config": config, "step_s": [], "runs": []} for config in configs]
         for round_index in range(self.args.rounds):
             if before_round:
                 before_round()
@@ -116,7 +144,9 @@ class Tuner:
                                   self.path(os.path.join("replay", f"{name}_round{round_index}")))
             for record in records:
                 index = int(record["part"][len("config"):])
-                results[index]["step_s"] += [t / 1e3 for t in record["step_times_ms"]]
+                steps = [t / 1e3 for t in record["step_times_ms"]]
+                results[index]["step_s"] += steps
+                results[index]["runs"].append(steps)
         return results
 
     def layouts(self, job, caps):
@@ -193,36 +223,27 @@ class Tuner:
             json.dump({"defaults": defaults, "plan": planned}, stream, indent=1)
         return defaults, planned
 
-    def losses_hold(self, defaults, planned):
-        """A compressed plan's mean loss over the recorded steps, against the defaults' run-to-
-        run spread (at least 0.1% of it: a deterministic job repeats its losses exactly)."""
-        mean = lambda run: sum(s["loss"] for s in run) / len(run)
-        if any(s["loss"] is None for run in defaults + planned for s in run):
-            return True, "the job's losses were not seen (backward on a non-scalar)"
-        base = [mean(run) for run in defaults]
-        spread = max(max(base) - min(base), 1e-3 * abs(stats.median(base)))
-        moved = abs(stats.median([mean(run) for run in planned]) - stats.median(base))
-        return moved <= spread, (f"mean loss over the recorded steps {stats.median([mean(r) for r in planned]):.6g} "
-                                 f"with the plan, {stats.median(base):.6g} without (noise {spread:.2g})")
-
     def candidates(self, own, results):
         """Configurations predicted faster than the job's own beyond the noise, fastest first."""
-        own_times, ranked = results[0]["step_s"], []
+        own_runs, ranked = results[0]["runs"], []
         for r in results[1:]:
-            ratio, low, high = stats.ratio_interval(own_times, r["step_s"])
+            ratio, low, high = stats.ratio_interval_of_runs(own_runs, r["runs"])
             if r["config"] != own and low > 1:
                 ranked.append((stats.median(r["step_s"]), r["config"], (ratio, low, high)))
         return [(config, predicted) for _, config, predicted in sorted(ranked, key=lambda i: i[0])]
 
-    def fidelity(self, own_times, measured_runs):
+    def fidelity(self, own_runs, measured_runs):
         """The replay of the job's own configuration against every unrecorded run of the job with
-        its defaults: predicted / measured with its interval; off
+        its defaults (all kept in defaults.json): predicted / measured with its interval; off
         only when the whole interval lies beyond the bound. Returns the failure, or None."""
+        with open(self.path("defaults.json"), "w") as stream:
+            json.dump({"runs_step_s": measured_runs}, stream, indent=1)
         measured = [t for run in measured_runs for t in run]
-        ratio, low, high = stats.ratio_interval(own_times, measured)
-        self.say(f"Replay of the job's own configuration: {stats.median(own_times) * 1e3:.1f} ms, "
+        ratio, low, high = stats.ratio_interval_of_runs(own_runs, measured_runs)
+        self.say(f"Replay of the job's own configuration: "
+                 f"{stats.median([t for run in own_runs for t in run]) * 1e3:.1f} ms, "
                  f"×{ratio:.2f} [{low:.2f}, {high:.2f}] the job's measured "
-                 f"{stats.median(measured) * 1e3:.1f} ms ({len(measured_runs)} runs)")
+                 f"{stats.median(measured) * 1e3:.1f} ms ({len(measured_runs)} runs, defaults.json)")
         if low > 1 + FIDELITY or high < 1 - FIDELITY:
             return (f"No plan: the replay predicts the job's own step ×{ratio:.2f} [{low:.2f}, "
                     f"{high:.2f}] its measured time, beyond ±{FIDELITY:.0%}, so its other "
@@ -240,13 +261,16 @@ class Tuner:
             self.save_plan(plan)
             defaults, planned = self.verify(self.path("plan.json"))
             measured_runs += [[s["step_s"] for s in run] for run in defaults]
-            ratio, low, high = stats.ratio_interval([s["step_s"] for r in defaults for s in r],
-                                              [s["step_s"] for r in planned for s in r])
+            ratio, low, high = stats.ratio_interval_of_runs(
+                [[s["step_s"] for s in run] for run in defaults], [[s["step_s"] for s in run] for run in planned])
             plan["measured_ratio"] = [ratio, low, high]
             claim = (f"predicted ×{predicted[0]:.2f} [{predicted[1]:.2f}, {predicted[2]:.2f}], "
                      f"measured in your job ×{ratio:.2f} [{low:.2f}, {high:.2f}]")
+            disagreement = prediction_missed(predicted, (ratio, low, high))
+            if disagreement:
+                self.say(disagreement)
             if config["compression"] != "none":
-                holds, account = self.losses_hold(defaults, planned)
+                holds, account = losses_hold(defaults, planned)
                 self.say(f"Losses with {describe(config)}: {account}")
                 if not holds:
                     plan["withdrawn"] = "its losses moved beyond the noise"
@@ -292,7 +316,7 @@ class Tuner:
             "beyond the noise.", ())
         # Judged on every run of the job's defaults, the verification's too: one run of a
         # short-stepped job can differ from the next by more than the bound.
-        failure = self.fidelity(results[0]["step_s"], measured_runs)
+        failure = self.fidelity(results[0]["runs"], measured_runs)
         if failure and os.path.exists(self.path("plan.json")):
             plan = json.load(open(self.path("plan.json")))
             plan["withdrawn"] = "the replay did not predict the job's own step time"

@@ -106,3 +106,35 @@ def test_the_plan_reader_refuses_an_unknown_backend_or_compression(tmp_path):
         job_file.read_plan(write(tmp_path, dict(plan, backend="nccl")))
     with pytest.raises(job_file.FileError, match="expected none, fp16 or bf16"):
         job_file.read_plan(write(tmp_path, dict(plan, compression="int8")))
+
+
+def runs_of_one_configuration(seed, runs=3, steps=20):
+    """Step times of one configuration over several starts: each start has a level of its own
+    (±8%), and its steps vary ±2% around it, as on a shared machine."""
+    import random
+    rng = random.Random(seed)
+    return [[level * rng.uniform(0.98, 1.02) for _ in range(steps)]
+            for level in (rng.uniform(0.92, 1.08) for _ in range(runs))]
+
+
+def test_two_samples_of_one_configuration_do_not_differ_beyond_the_noise():
+    """Pooled steps call most such pairs different; the interval over runs must not."""
+    pairs = [(runs_of_one_configuration(2 * i), runs_of_one_configuration(2 * i + 1)) for i in range(10)]
+    flagged = lambda interval: [not (low <= 1 <= high) for _, low, high in interval]  # noqa: E731
+    over_runs = flagged([stats.ratio_interval_of_runs(a, b) for a, b in pairs])
+    pooled = flagged([stats.ratio_interval([t for r in a for t in r], [t for r in b for t in r]) for a, b in pairs])
+    assert sum(pooled) >= 5, "the fixture should show the pooled rule's fault"
+    assert sum(over_runs) <= 1, over_runs
+
+
+def test_compression_losses_are_compared_over_the_steps_every_run_recorded():
+    """A faster plan records more steps; its later, lower losses must not count against it."""
+    run = lambda steps: [{"loss": 1.0 - 0.01 * i} for i in range(steps)]  # noqa: E731
+    holds, account = tune.losses_hold([run(20), run(20)], [run(40), run(40)])
+    assert holds, account
+
+
+def test_a_measured_gain_outside_the_predicted_interval_is_said():
+    assert tune.prediction_missed((2.17, 2.06, 2.24), (1.91, 1.80, 2.00)).startswith("The replay over-predicted")
+    assert tune.prediction_missed((1.2, 1.1, 1.3), (1.6, 1.5, 1.7)).startswith("The replay under-predicted")
+    assert tune.prediction_missed((2.17, 2.06, 2.24), (2.0, 1.9, 2.1)) == ""

@@ -1,7 +1,8 @@
 """What scripts/tune installs into every process of a user's DDP job (site/sitecustomize.py), so
 that the script runs unmodified:
 
-  capture  records rank 0's steps (HARNESS_TUNE_STEPS, and HARNESS_TUNE_MIN_SECONDS at least) (forward, backward, the rest), each parameter's gradient-ready
+  capture  records rank 0's steps (HARNESS_TUNE_STEPS, and HARNESS_TUNE_MIN_SECONDS at least)
+           (forward, backward, the rest), each parameter's gradient-ready
            moment and each bucket's launch, bytes and allreduce time (a recording comm hook),
            writes job.json (job_file.py) after the warm-up and recorded steps, and ends the job;
   run      times the steps and records the loss, writes them, and ends the job the same way.
@@ -15,6 +16,7 @@ import builtins
 import inspect
 import io
 import json
+import math
 import os
 import sys
 import time
@@ -78,6 +80,7 @@ class Recording:
         self.parameters = list(ddp.module.parameters())
         self.index_of = {id(p): i for i, p in enumerate(self.parameters)}
         self.steps, self.current, self.forward_starts = [], None, 0
+        self.target = None  # the steps every rank records (agreed_target)
         self.backward_origin = None
         self.user_hook = ""
         self.hook_registered = False
@@ -104,20 +107,25 @@ class Recording:
             if self.forward_starts > WARMUP and self.current["backward_s"] > 0:
                 self.steps.append(self.current)
         self.forward_starts += 1
-        if len(self.steps) >= STEPS and self.every_rank_has_enough():
+        if self.target is None and len(self.steps) >= STEPS:
+            self.target = self.agreed_target()
+        if self.target is not None and len(self.steps) >= self.target:
             self.finish()
         self.current = {"_started": started, "ready_s": [None] * len(self.parameters),
                         "buckets": [], "loss": None, "backward_s": 0.0}
         return started
 
-    def every_rank_has_enough(self):
-        """Whether every rank recorded MIN_SECONDS of steps. Ranks time their steps apart, so
-        they ask each other (a one-element sum in the job's group, at a forward every rank
-        reaches): a rank that ended alone would leave its peers' next allreduce failing."""
-        enough = torch.tensor([1.0 if sum(s["step_s"] for s in self.steps) >= MIN_SECONDS else 0.0])
+    def agreed_target(self):
+        """How many steps every rank records: STEPS, or more where a rank's steps are so short
+        that STEPS of them last under MIN_SECONDS. Ranks time their steps apart, so they agree
+        once, when STEPS are recorded (a one-element max in the job's group, at a forward every
+        rank reaches): one collective per run, not one per step, which would cost the job's
+        own backend a share of every step it is timed on."""
+        mean = sum(s["step_s"] for s in self.steps) / len(self.steps)
+        wanted = torch.tensor([float(max(STEPS, math.ceil(MIN_SECONDS / mean) if mean > 0 else STEPS))])
         if self.world > 1:
-            dist.all_reduce(enough, group=self.ddp.process_group)
-        return enough.item() == self.world
+            dist.all_reduce(wanted, op=dist.ReduceOp.MAX, group=self.ddp.process_group)
+        return int(wanted.item())
 
     def forward_ended(self, started):
         self.current["forward_s"] = now() - started
