@@ -196,13 +196,16 @@ def run_harness(harness, world, experiment, results_dir, timeout=1800):
                OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     command = ["mpirun", "--bind-to", "none", "-np", str(world), harness, experiment,
                "--results-dir", results_dir, "-q"]
+    started = time.time()
     try:
         done = launch(command, env, timeout)
     except FileNotFoundError:
         raise JobError("mpirun: no such program (scripts/setup installs Open MPI)") from None
     if done is None:
         raise JobError(f"the replay ran past {timeout:g} s; every process it started was stopped")
-    found = sorted(glob.glob(os.path.join(results_dir, "*", "*", "trials.jsonl")), key=os.path.getmtime)
+    # This launch's results only: a folder may hold an earlier one's.
+    found = sorted((path for path in glob.glob(os.path.join(results_dir, "*", "*", "trials.jsonl"))
+                    if os.path.getmtime(path) >= started - 1), key=os.path.getmtime)
     records = []
     if found:
         with open(found[-1]) as stream:

@@ -138,3 +138,16 @@ def test_a_measured_gain_outside_the_predicted_interval_is_said():
     assert tune.prediction_missed((2.17, 2.06, 2.24), (1.91, 1.80, 2.00)).startswith("The replay over-predicted")
     assert tune.prediction_missed((1.2, 1.1, 1.3), (1.6, 1.5, 1.7)).startswith("The replay under-predicted")
     assert tune.prediction_missed((2.17, 2.06, 2.24), (2.0, 1.9, 2.1)) == ""
+
+
+def test_a_failed_replay_launch_never_passes_off_an_earlier_replays_records(tmp_path):
+    earlier = tmp_path / "replay" / "r" / "20260101T000000Z"
+    earlier.mkdir(parents=True)
+    (earlier / "trials.jsonl").write_text(json.dumps(
+        {"part": "config0", "status": "ok", "step_times_ms": [1.0], "settings": {}}) + "\n")
+    import os
+    os.utime(earlier / "trials.jsonl", (1, 1))
+    experiment = tmp_path / "experiment.json"
+    experiment.write_text(json.dumps({"parts": [{"name": "config0"}]}))
+    with pytest.raises(tune_launch.JobError, match="the replay failed"):
+        tune_launch.run_harness("/bin/false", 1, str(experiment), str(tmp_path / "replay"))
