@@ -12,9 +12,10 @@ read as attributes (record_schema.py), each field of its declared type. Their se
 every setting the trial ran with: a setting read that a record lacks is refused (Settings),
 never read as some default.
 
-A truncated last line of trials.jsonl is what a run cut off mid-write leaves; it is dropped
-with a warning, as `harness --resume` drops it (its trial runs again). Any other line that is
-not a JSON record is damage the harness never writes: it is refused, naming file:line.
+A truncated last line of trials.jsonl (the start of a record, no JSON, no newline after it) is
+what a run cut off mid-write leaves; it is dropped with a warning, as `harness --resume` drops
+it (its trial runs again). Any other line that is not a JSON record, the last one too when a
+newline follows it, is damage the harness never writes: it is refused, naming file:line.
 Needs only the standard library, so that every tool can read results.
 """
 import codecs
@@ -264,19 +265,36 @@ def read_trials(path, warnings=None):
     data = read_bytes(path, "a file of trial records, one JSON object a line")
     # Lines as the harness splits them: at "\n" only.
     lines = [(number, line) for number, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+    # A newline after the last line: the harness writes each record with its newline at once.
+    terminated = b"\n" in data[len(data.rstrip(b" \t\r\n\v\f")):] or not data.strip()
     records = []
     for position, (number, line) in enumerate(lines):
         record, problem = _parse_record(line)
+        last = position == len(lines) - 1
         if record is not None:
             records.append(_record(path, number, record))
-        elif position == len(lines) - 1:
+        elif last and _is_cut_off_write(line, terminated):
             message = f"{path}:{number}: truncated last line dropped (an interrupted write; --resume runs its trial again)"
             if warnings is not None:
                 warnings.append(message)
         else:
-            raise ResultsError(f"{path}:{number}: damaged record ({problem}); only the last line may be cut "
-                               "off by an interrupted run, so this file was changed by something else")
+            rule = ("a last line is cut off by an interrupted run only when it starts a record and no "
+                    "newline follows it" if last else "only the last line may be cut off by an interrupted run")
+            raise ResultsError(f"{path}:{number}: damaged record ({problem}); {rule}, so this file was "
+                               "changed by something else")
     return records
+
+
+def _is_cut_off_write(line, terminated):
+    """What an interrupted write leaves: the start of a record (it begins with "{" and is no
+    JSON) with no newline after it."""
+    if terminated or not line.lstrip(b" \t\r\v\f").startswith(b"{"):
+        return False
+    try:
+        parse_json(line)
+    except JsonProblem:
+        return True
+    return False
 
 
 # The settings the analysis reads, with their types (docs/experiment-reference.md): the record

@@ -44,3 +44,18 @@ def test_the_scripts_read_each_line_as_the_harness_does(case, tmp_path):
     with pytest.raises(ResultsError) as refused:
         read_trials(str(path))
     assert f"{path}:2: {case['refused']}" in str(refused.value)
+
+
+@pytest.mark.parametrize("ending, cut_off", [
+    (b"5\n", False), (b"5", False), (b"[" * 100000 + b"]" * 100000 + b"\n", False),
+    (b"[" * 50000, False), (b'{"key": "a", "sta\n', False), (b'{"key": "a", "sta', True)])
+def test_only_an_unterminated_start_of_a_record_is_a_cut_off_last_line(ending, cut_off, tmp_path):
+    """As the harness's reader (DamagedLines.OnlyAnUnterminatedStartOfARecordIsACutOffLastLine)."""
+    path = tmp_path / "trials.jsonl"
+    path.write_bytes(json.dumps(DAMAGED["base"]).encode() + b"\n" + ending)
+    warnings = []
+    if cut_off:
+        assert len(read_trials(str(path), warnings)) == 1 and "truncated last line" in warnings[0]
+    else:
+        with pytest.raises(ResultsError, match="trials.jsonl:2: damaged record"):
+            read_trials(str(path), warnings)

@@ -90,6 +90,19 @@ expect_error 'meta.json: /machine: "a laptop" is not of type object' "$HARNESS" 
 expect_error 'meta.json: /machine: "a laptop" is not of type object' "$HARNESS" "$WORK/q.json" --resume "$d" -q
 echo "ok: folders in place of files, damaged meta.json"
 
+# A last line that a newline ends, or that starts no record, was not cut off by an interrupted
+# write: damage (exit 2), never "skipped" and never "every record reads".
+d=$(copy last_five)
+printf '5\n' > "$d/trials.jsonl"
+expect_error "trials.jsonl:1: damaged record (not a trial record" "$HARNESS" --check-records "$d"
+grep -q "every record" "$WORK/out" && fail "--check-records said every record reads beside a damaged one"
+d=$(copy last_cut)
+printf '%s\n{"key": "b", "sta' "$(head -1 "$good/trials.jsonl")" > "$d/trials.jsonl"
+"$HARNESS" --check-records "$d" > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "--check-records refused a cut-off last line"; }
+grep -q "every record but the cut-off last line is one the harness reads" "$WORK/out" ||
+  { cat "$WORK/out"; fail "--check-records did not say it skipped the cut-off line"; }
+echo "ok: only an unterminated start of a record is a cut-off last line"
+
 # The old-layout fixture: readable, and said to be old, with the way to upgrade it.
 "$HARNESS" --check-records tests/fixtures/mixed_results > "$WORK/out" 2>&1 ||
   { cat "$WORK/out"; fail "--check-records refused the old-layout fixture"; }

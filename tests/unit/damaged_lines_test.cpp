@@ -103,5 +103,30 @@ TEST(DamagedLines, ACutOffLastLineIsSetAsideNotRefused) {
   EXPECT_EQ(file.lines.size(), 1u);
 }
 
+// Only the start of a record with no newline after it is an interrupted write: a last line that
+// a newline ends, or that parses, or that starts no record, is damage (--check-records exit 2).
+TEST(DamagedLines, OnlyAnUnterminatedStartOfARecordIsACutOffLastLine) {
+  const testing::TempDir temp;
+  const std::string path = (temp.path() / "trials.jsonl").string();
+  const std::string base = damaged_lines()["base"].dump();
+  const auto read = [&](const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    return read_trials_file(path);
+  };
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& damaged : {std::string("5\n"), base + "\n5\n", base + "\n5", deep + "\n",
+                                     deep.substr(0, 50000), base.substr(0, 60) + "\n"}) {
+    const TrialsFile file = read(damaged);
+    EXPECT_FALSE(file.cut_off) << damaged.substr(0, 80);
+    EXPECT_NE(file.first_problem().find("damaged record"), std::string::npos) << damaged.substr(0, 80);
+  }
+  EXPECT_TRUE(read(base + "\n" + base.substr(0, 60)).cut_off);
+  const TrialsFile whole_without_newline = read(base + "\n" + base);
+  EXPECT_FALSE(whole_without_newline.cut_off);
+  EXPECT_FALSE(whole_without_newline.terminated);
+  EXPECT_EQ(whole_without_newline.first_problem(), "");
+  EXPECT_EQ(whole_without_newline.lines.size(), 2u);
+}
+
 }  // namespace
 }  // namespace harness

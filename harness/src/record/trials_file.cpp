@@ -140,6 +140,15 @@ void read_record(TrialLine* line, Json record, const std::string& where) {
                   "else)";
 }
 
+// An interrupted write leaves the start of a record (it begins with "{" and does not parse)
+// with no newline after it, on the last line: the harness writes each record and its newline
+// in one write. A last line that ends with a newline, or parses, was not cut off.
+bool is_cut_off_write(const std::string& line, bool last, bool terminated) {
+  if (!last || terminated) return false;
+  const std::size_t first = line.find_first_not_of(" \t\r\v\f");
+  return first != std::string::npos && line[first] == '{' && !parse_strict_json(line).problem.empty();
+}
+
 }  // namespace
 
 std::string TrialsFile::first_problem() const {
@@ -163,22 +172,28 @@ std::string line_damage(const std::string& line, Json* record) {
 TrialsFile read_trials_file(const std::string& path) {
   struct stat status {};
   if (::lstat(path.c_str(), &status) != 0) return {};  // no records yet
-  const auto lines =
-      lines_of(read_regular_file(path, "a file of trial records, one JSON object a line"));
+  const std::string text = read_regular_file(path, "a file of trial records, one JSON object a line");
+  const auto lines = lines_of(text);
   TrialsFile file;
+  const std::size_t last_character = text.find_last_not_of(" \t\r\n\v\f");
+  file.terminated =
+      last_character == std::string::npos || text.find('\n', last_character) != std::string::npos;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     TrialLine line{lines[i].first, lines[i].second, Json(), -1, ""};
     const std::string where = path + ":" + std::to_string(line.number) + ": ";
     Json record;
     if (const std::string damage = line_damage(line.text, &record); damage.empty()) {
       read_record(&line, std::move(record), where);
-    } else if (i + 1 == lines.size()) {
+    } else if (is_cut_off_write(line.text, i + 1 == lines.size(), file.terminated)) {
       file.cut_off = std::move(line);
       break;
     } else {
-      line.problem = where + "damaged record (" + damage +
-                     "); only the last line may be cut off by an interrupted run, so this file "
-                     "was changed by something else";
+      line.problem = where + "damaged record (" + damage + "); " +
+                     (i + 1 == lines.size()
+                          ? "a last line is cut off by an interrupted run only when it starts a "
+                            "record and no newline follows it"
+                          : "only the last line may be cut off by an interrupted run") +
+                     ", so this file was changed by something else";
     }
     file.lines.push_back(std::move(line));
   }

@@ -3,8 +3,9 @@
 // read_trials): a test feeds both the same lines (tests/fixtures/damaged_lines.json).
 //
 // A line is first JSON text (common/strict_json.h) holding an object with a string "key" and
-// "status"; a line that is not is damage, allowed only as the last line (an interrupted write,
-// whose trial runs again). A record is then brought to the newest layout
+// "status"; a line that is not is damage, allowed only as the last line when an interrupted
+// write left it: no newline after it, and the start of a record that does not parse (its trial
+// runs again). A record is then brought to the newest layout
 // (record/record_upgrade.h) and must be one the harness could have written: its frame there,
 // each field it holds of its declared type (record/record_schema.h), a known status, a world
 // size of at least 1 and no negative count.
@@ -30,6 +31,7 @@ struct TrialLine {
 struct TrialsFile {
   std::vector<TrialLine> lines;      // every non-blank line but a cut-off last one, in order
   std::optional<TrialLine> cut_off;  // the last line, when an interrupted write cut it
+  bool terminated = true;            // a newline follows the last line (or there is none)
   // The first refused line's problem, or "".
   std::string first_problem() const;
 };

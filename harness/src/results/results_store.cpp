@@ -83,16 +83,20 @@ ResultsStore ResultsStore::open(const std::string& directory, std::vector<std::s
   for (TrialLine& line : file.lines)
     store.runs_.push_back(
         run_of(std::move(line.record), records + ":" + std::to_string(line.number) + ": "));
-  if (!file.cut_off) return store;
-  keep_cut_off_line(directory, file.cut_off->text);
-  warnings->push_back(records + ":" + std::to_string(file.cut_off->number) +
-                      ": cut-off last line (an interrupted write) moved to " + kCutOffFile +
-                      "; its trial runs again");
-  // Rewrite without it so the file stays valid JSON Lines; the other lines stay as they were
-  // written, in their own layout.
-  std::string text;
-  for (const TrialLine& line : file.lines) text += line.text + "\n";
-  write_file_atomically(records, text);
+  if (file.cut_off) {
+    keep_cut_off_line(directory, file.cut_off->text);
+    warnings->push_back(records + ":" + std::to_string(file.cut_off->number) +
+                        ": cut-off last line (an interrupted write) moved to " + kCutOffFile +
+                        "; its trial runs again");
+  }
+  // Rewritten without a cut-off line, and with a newline after the last record (one written
+  // whole but cut before its newline would share its line with the next record appended), so
+  // that the file stays valid JSON Lines; the other lines stay as they were written.
+  if (file.cut_off || !file.terminated) {
+    std::string text;
+    for (const TrialLine& line : file.lines) text += line.text + "\n";
+    write_file_atomically(records, text);
+  }
   return store;
 }
 
