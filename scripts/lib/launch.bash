@@ -33,3 +33,28 @@ launch_job() {
   rm -rf "$segments"
   return "$status"
 }
+
+# launch_sweep CONSOLE ERRORS RANKS HARNESS [ARGUMENTS...]: launch_job, then the job again with
+# --resume for as long as the watchdog ended it after recording the trial it was in. That is a
+# backend call that never returned on a peer (or a rank stuck past timeout_s): no rank can take
+# such a call back, so only the job's end frees the ranks, and the trials after it are run by a
+# fresh job on the same folder. At most HARNESS_RELAUNCHES times (10); each launch records one
+# more trial and --resume skips the recorded ones, so the sweep ends. Returns the last status.
+launch_sweep() {
+  local console=$1 errors=$2 ranks=$3; shift 3
+  local status folder relaunches=0 limit=${HARNESS_RELAUNCHES:-10} arguments=("$@")
+  while :; do
+    status=0
+    launch_job "$console" "$errors" "$ranks" "${arguments[@]}" || status=$?
+    [ "$status" -ne 0 ] || return 0
+    folder=$(sed -n 's/^harness: watchdog: recorded the trial as [a-z]* in \(.*\)\/trials\.jsonl; .*$/\1/p' \
+      "$errors" | tail -1)
+    [ -n "$folder" ] && [ "$relaunches" -lt "$limit" ] || return "$status"
+    relaunches=$((relaunches + 1))
+    echo "scripts/run: the watchdog ended the job after recording the trial it was in;" \
+      "going on with the trials after it: --resume $folder (relaunch $relaunches of at most" \
+      "$limit, HARNESS_RELAUNCHES)" >&2
+    # A job that was resuming already resumes the same folder.
+    printf '%s\n' "$@" | grep -qx -- "--resume" || arguments=("$@" --resume "$folder")
+  done
+}

@@ -4,7 +4,8 @@
 # broadcast. A NaN in one rank's result is a wrong result, never an ok trial. A rank that crashes
 # is named in the record with the trial it crashed in. A backend that fails without taking part
 # in its call (its peer is left inside it) still ends the trial failed with its message, within
-# seconds, and ends the job (nothing can take the peer back).
+# seconds, and ends the job (nothing can take the peer back); scripts/run's launcher then goes
+# on with the trials after it (--resume), so the sweep ends with every other trial run.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/rank_faults.bash"
 
@@ -68,3 +69,21 @@ assert "injected error_alone" in meta["aborted"]["reason"], meta
 print("ok: alone:", record["reason"])
 PY
 echo "   ($elapsed s)"
+
+# 5. The same under scripts/run's launcher: the job the watchdog ended is launched again with
+# --resume, and the part after the wedged one runs; the sweep ends ok.
+source scripts/lib/launch.bash
+code=0
+launch_sweep "$WORK/sweep.console" "$WORK/sweep.errors" 2 "$HARNESS" "$WORK/alone.json" \
+  --plugin-dir "$TEST_PLUGINS" -q --results-dir "$WORK/sweep" > "$WORK/sweep.out" 2>&1 || code=$?
+[ "$code" -eq 0 ] || { cat "$WORK/sweep.out"; fail "launch_sweep after a wedged call: exit $code"; }
+grep -q "going on with the trials after it: --resume" "$WORK/sweep.out" ||
+  { cat "$WORK/sweep.out"; fail "launch_sweep did not say it goes on"; }
+py "$(only_run_dir "$WORK/sweep")" <<'PY'
+import json, os, sys
+records = {r["part"]: r for r in map(json.loads, open(os.path.join(sys.argv[1], "trials.jsonl")))}
+assert records["faulty"]["status"] == "failed", records["faulty"]
+assert "injected error_alone" in records["faulty"]["reason"], records["faulty"]["reason"]
+assert records["after"]["status"] == "ok", records["after"]
+print("ok: the sweep went on after the wedged trial:", sorted((p, r["status"]) for p, r in records.items()))
+PY

@@ -17,6 +17,7 @@
 #include "mpi/trial_groups.h"
 #include "mpi/watchdog.h"
 #include "record/trial_record.h"
+#include "record/trial_status.h"
 #include "results/aggregates_csv.h"
 #include "results/file_writing.h"
 #include "results/points_csv.h"
@@ -92,9 +93,16 @@ class HangRecorder {
     // meta.json it was armed with, which lacks "aborted" (seen under load).
     arm_interruption_mark(leader_->store.directory(), meta_);
     try {
-      if (trial_)
-        leader_->add(frame_record(*trial_, failed ? TrialStatus::kFailed : TrialStatus::kHung,
-                                  message, started_));
+      if (trial_) {
+        const TrialStatus status = failed ? TrialStatus::kFailed : TrialStatus::kHung;
+        leader_->add(frame_record(*trial_, status, message, started_));
+        // Said whatever the verbosity: a launcher goes on from here (scripts/lib/launch.bash).
+        std::fprintf(stderr,
+                     "harness: watchdog: recorded the trial as %s in %s/trials.jsonl; "
+                     "harness --resume %s runs the trials after it\n",
+                     trial_status_name(status), leader_->store.directory().c_str(),
+                     leader_->store.directory().c_str());
+      }
       leader_->sweep_ended();  // the CSVs as the folder stands: the job ends here
       leader_->write_meta(meta_);
     } catch (const ResultsWriteError& e) {  // the job is being aborted anyway
