@@ -1,8 +1,13 @@
-"""A plain PyTorch DDP training script, timed: the job the torch backend benchmark runs on gloo
-and on the harness's process group, unmodified but for the backend name (--backend).
+"""A plain PyTorch training script, timed: the job the torch backend benchmark runs on gloo and
+on the harness's process group, unmodified but for the backend name (--backend).
 
 Models: the seed's autoencoder (20-10-3-10-20) and a gradient-heavy Transformer autoencoder of
-about 10 M parameters over short sequences (little compute for many gradients). Rank 0 prints one JSON line: the step times after the warm-up steps."""
+about 10 M parameters over short sequences (little compute for many gradients). Data parallel
+by DDP (allreduce of gradient buckets) or FSDP2 (fully_shard per layer on a CPU device mesh:
+all_gather of parameters, reduce_scatter of gradients). Rank 0 prints one JSON line: torch's
+version, the step times after the warm-up steps, and whether the process maps shared memory
+(/dev/shm in /proc/self/maps): for gloo, whether its shared-memory allreduce for ranks on one
+host (pytorch/gloo PR 458) was in use."""
 import argparse
 import datetime
 import json
@@ -17,6 +22,23 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 def autoencoder():
     return nn.Sequential(nn.Linear(20, 10), nn.ReLU(), nn.Linear(10, 3), nn.ReLU(),
                          nn.Linear(3, 10), nn.ReLU(), nn.Linear(10, 20))
+
+
+def maps_shared_memory():
+    """The /dev/shm files this process has mapped: a backend's shared-memory segments."""
+    with open("/proc/self/maps") as maps:
+        return sorted({line.split()[-1] for line in maps if " /dev/shm/" in line})
+
+
+def data_parallel(model, strategy):
+    if strategy == "ddp":
+        return DDP(model)
+    from torch.distributed.device_mesh import DeviceMesh
+    from torch.distributed.fsdp import fully_shard
+    mesh = DeviceMesh.from_group(dist.group.WORLD, "cpu")
+    for layer in getattr(getattr(model, "encoder", None), "layers", []):
+        fully_shard(layer, mesh=mesh)
+    return fully_shard(model, mesh=mesh)
 
 
 class TransformerAutoencoder(nn.Module):
@@ -35,6 +57,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="gloo")
     parser.add_argument("--model", choices=["autoencoder", "transformer"], default="autoencoder")
+    parser.add_argument("--strategy", choices=["ddp", "fsdp2"], default="ddp")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--batch", type=int, default=16)
@@ -44,7 +67,8 @@ def main():
         import harness_torch  # noqa: F401
     dist.init_process_group(args.backend, timeout=datetime.timedelta(seconds=300))
     torch.manual_seed(1)
-    model = DDP(autoencoder() if args.model == "autoencoder" else TransformerAutoencoder())
+    model = data_parallel(autoencoder() if args.model == "autoencoder" else TransformerAutoencoder(),
+                          args.strategy)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     shape = (args.batch, 20) if args.model == "autoencoder" else (args.batch, args.window, 8)
     x = torch.randn(*shape)
@@ -59,8 +83,9 @@ def main():
             times.append(time.perf_counter() - started)
     if dist.get_rank() == 0:
         parameters = sum(p.numel() for p in model.parameters())
-        print(json.dumps({"backend": args.backend, "model": args.model, "parameters": parameters,
-                          "step_s": times}), flush=True)
+        print(json.dumps({"backend": args.backend, "model": args.model, "strategy": args.strategy,
+                          "torch": torch.__version__, "parameters": parameters,
+                          "shared_memory": maps_shared_memory(), "step_s": times}), flush=True)
     dist.destroy_process_group()
 
 

@@ -1,7 +1,9 @@
-"""The same PyTorch DDP script (bench/torch/ddp_step.py) on gloo and on the process group
-"harness" with each plugin that runs inside PyTorch, in alternating rounds at world 2: per
-model, each side's median step time and the ratio gloo / harness per round (> 1: harness is
-faster), its median with the range over the rounds."""
+"""The same PyTorch training script (bench/torch/ddp_step.py) on gloo and on the process group
+"harness" with each plugin that runs inside PyTorch, in alternating rounds at world 2: per job
+(model x DDP or FSDP2), each side's median step time and gloo / harness (> 1: harness is
+faster) with its 95% interval over the rounds (stats.ratio_interval_of_runs: each round is a
+run). Names torch's version, and whether gloo mapped shared memory (its allreduce for ranks on
+one host, where the torch has it)."""
 import argparse
 import json
 import os
@@ -14,12 +16,12 @@ SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "b
                       "ddp_step.py")
 
 
-def run(backend, plugin, model, args):
+def run(backend, plugin, model, strategy, args):
     env = dict(os.environ, OMP_NUM_THREADS="1", HARNESS_BACKEND=plugin or "shm")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.python_path, env.get("PYTHONPATH")]))
     command = [args.python, "-m", "torch.distributed.run", "--standalone",
                "--nproc_per_node", str(args.world), SCRIPT, "--backend",
-               backend, "--model", model, "--steps", str(args.steps),
+               backend, "--model", model, "--strategy", strategy, "--steps", str(args.steps),
                "--batch", str(batch_of(model, args))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     for line in done.stdout.splitlines():
@@ -41,6 +43,8 @@ def main():
                         help="the Python whose torch harness_torch was built for (it runs the job)")
     parser.add_argument("--plugins", default="shm")
     parser.add_argument("--models", default="autoencoder,transformer")
+    parser.add_argument("--strategies", default="ddp,fsdp2",
+                        help="ddp, fsdp2 or both (fsdp2 runs the Transformer only)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--batch", default="autoencoder=16,transformer=4",
@@ -49,23 +53,31 @@ def main():
     parser.add_argument("--json", help="also write every run here")
     args = parser.parse_args()
     results = {}
-    for model in args.models.split(","):
+    jobs = [(model, strategy) for strategy in args.strategies.split(",")
+            for model in args.models.split(",") if strategy == "ddp" or model == "transformer"]
+    for model, strategy in jobs:
         for plugin in args.plugins.split(","):
             gloo, harness = [], []
             for _ in range(args.rounds):  # alternating, so drifts of the machine hit both
-                gloo.append(stats.median(run("gloo", None, model, args)["step_s"]))
-                measured = run("harness", plugin, model, args)
-                harness.append(stats.median(measured["step_s"]))
-            ratios = [g / h for g, h in zip(gloo, harness)]
-            results[f"{model}/{plugin}"] = {"parameters": measured["parameters"], "gloo_s": gloo,
-                                            "harness_s": harness, "ratio": ratios}
-            print(f"{model} ({measured['parameters'] / 1e6:.2f} M parameters), world {args.world}, "
-                  f"batch {batch_of(model, args)}/rank: median step gloo "
-                  f"{stats.median(gloo) * 1e3:.1f} ms "
-                  f"[{min(gloo) * 1e3:.1f}, {max(gloo) * 1e3:.1f}], harness:{plugin} "
-                  f"{stats.median(harness) * 1e3:.1f} ms [{min(harness) * 1e3:.1f}, "
-                  f"{max(harness) * 1e3:.1f}]; gloo / harness x{stats.median(ratios):.2f} "
-                  f"[{min(ratios):.2f}, {max(ratios):.2f}] over {args.rounds} alternating rounds",
+                gloo_run = run("gloo", None, model, strategy, args)
+                gloo.append(gloo_run["step_s"])
+                measured = run("harness", plugin, model, strategy, args)
+                harness.append(measured["step_s"])
+            ratio, low, high = stats.ratio_interval_of_runs(gloo, harness)
+            medians = lambda runs: [stats.median(r) for r in runs]  # noqa: E731
+            results[f"{model}/{strategy}/{plugin}"] = {
+                "torch": gloo_run["torch"], "parameters": measured["parameters"],
+                "gloo_shared_memory": gloo_run["shared_memory"],
+                "harness_shared_memory": measured["shared_memory"], "gloo_step_s": gloo,
+                "harness_step_s": harness, "ratio": [ratio, low, high]}
+            shm = ("gloo mapped shared memory (" + ", ".join(gloo_run["shared_memory"]) + ")"
+                   if gloo_run["shared_memory"] else
+                   "gloo mapped no shared memory: its allreduce went over TCP")
+            print(f"torch {gloo_run['torch']}, {model} ({measured['parameters'] / 1e6:.2f} M "
+                  f"parameters), {strategy}, world {args.world}, batch {batch_of(model, args)}/rank: "
+                  f"median step gloo {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
+                  f"{stats.median(medians(harness)) * 1e3:.1f} ms; gloo / harness x{ratio:.2f} "
+                  f"[{low:.2f}, {high:.2f}] over {args.rounds} alternating rounds; {shm}",
                   flush=True)
     if args.json:
         json.dump({"settings": vars(args), "results": results}, open(args.json, "w"), indent=1)

@@ -8,6 +8,12 @@ source "$(dirname "$0")/torch_lib.bash"
 "$TORCH_PYTHON" -c 'import sys, torch; sys.exit(0 if torch.version.cuda else 1)' ||
   { echo "skipped: $TORCH_PYTHON's torch is not built with CUDA"; exit 77; }
 [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no CUDA toolkit in /usr/local/cuda"; exit 77; }
+# These sources built against this torch and toolkit on this machine before: the same build
+# again would say the same (scripts/lib/verdicts.bash).
+source scripts/lib/verdicts.bash
+key=$(verdict_key gpu-build "$("$TORCH_PYTHON" -c 'import torch; print(torch.__version__)') \
+  $(/usr/local/cuda/bin/nvcc --version | tail -1)" scripts/gpu_check)
+passed_before gpu-build "$key" && exit 77
 # Objects shared with other clones of the tree through ccache, as scripts/build shares them.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 status=0
@@ -31,4 +37,5 @@ PY
 for built in build-gpu/harness build-gpu/plugins/libharness_comm_nccl.so build-gpu/mpi_tests; do
   [ -e "$built" ] || fail "the GPU check's build left no $built"
 done
+remember_passed gpu-build "$key"
 echo PASS

@@ -122,10 +122,13 @@ class Recording:
         rank reaches): one collective per run, not one per step, which would cost the job's
         own backend a share of every step it is timed on."""
         mean = sum(s["step_s"] for s in self.steps) / len(self.steps)
-        wanted = torch.tensor([float(max(STEPS, math.ceil(MIN_SECONDS / mean) if mean > 0 else STEPS))])
-        if self.world > 1:
-            dist.all_reduce(wanted, op=dist.ReduceOp.MAX, group=self.ddp.process_group)
-        return int(wanted.item())
+        # Each rank's count in its own slot of a sum: every backend sums (not all take a max).
+        group = self.ddp.process_group
+        wanted = torch.zeros(dist.get_world_size(group))
+        wanted[dist.get_rank(group)] = float(max(STEPS, math.ceil(MIN_SECONDS / mean) if mean > 0 else STEPS))
+        if wanted.numel() > 1:
+            dist.all_reduce(wanted, group=group)
+        return int(wanted.max().item())
 
     def forward_ended(self, started):
         self.current["forward_s"] = now() - started
