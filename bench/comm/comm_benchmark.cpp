@@ -3,7 +3,7 @@
 // sum, 4 B to 64 MB; reduce_scatter, allgather, broadcast and alltoall through every plugin
 // that offers them, and through MPI directly (MPI_Reduce_scatter_block, MPI_Allgather,
 // MPI_Bcast, MPI_Alltoall), sizes as nccl-tests gives them (the whole buffer). Runs under mpirun
-// (scripts/comm_benchmark); every rank makes the same calls (collective_benchmark.h) and rank 0
+// (scripts/benchmark comm); every rank makes the same calls (collective_benchmark.h) and rank 0
 // reports. After Google Benchmark's table, the plugin/direct time ratio per size with its
 // uncertainty and the latency the plugin adds. The shm backend also reduces buffers in the memory
 // it provides, staged and in place, beside one thread's memcpy of the same bytes (the memory

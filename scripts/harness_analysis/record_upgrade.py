@@ -47,7 +47,7 @@ def _train_parts_to_3(record):
         if obj is not None:
             obj.pop(key, None)
     target = _object(record, "target")
-    if target is not None and target.get("reached", True) is False:
+    if target is not None and target.get("reached") is False:
         target["steps"] = None  # steps count only to a target reached
     record.pop("exposed_comm_ms", None)
     record.pop("timed_steps", None)

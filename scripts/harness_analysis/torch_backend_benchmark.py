@@ -73,8 +73,9 @@ def main():
             shm = ("gloo mapped shared memory (" + ", ".join(gloo_run["shared_memory"]) + ")"
                    if gloo_run["shared_memory"] else
                    "gloo mapped no shared memory: its allreduce went over TCP")
-            print(f"torch {gloo_run['torch']}, {model} ({measured['parameters'] / 1e6:.2f} M "
-                  f"parameters), {strategy}, world {args.world}, batch {batch_of(model, args)}/rank: "
+            count = measured["parameters"]
+            size = f"{count / 1e6:.2f} M" if count >= 1e5 else f"{count:,}"
+            print(f"torch {gloo_run['torch']}, {model} ({size} parameters), {strategy}, world {args.world}, batch {batch_of(model, args)}/rank: "
                   f"median step gloo {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
                   f"{stats.median(medians(harness)) * 1e3:.1f} ms; gloo / harness x{ratio:.2f} "
                   f"[{low:.2f}, {high:.2f}] over {args.rounds} alternating rounds; {shm}",

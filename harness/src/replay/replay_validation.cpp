@@ -14,8 +14,8 @@ namespace {
 std::optional<CapturedJob> read_or_report(const ReplaySettings& settings,
                                           ValidationContext& context) {
   if (settings.job.empty()) {
-    context.add("job", "is empty: give the job.json scripts/tune captured (scripts/tune "
-                       "--capture-only -- <your launch command> writes one)");
+    context.add("job", "is empty: give the job.json a tuning captured (scripts/tune -- <your "
+                       "launch command> writes one into its results folder)");
     return std::nullopt;
   }
   try {
