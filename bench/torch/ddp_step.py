@@ -5,8 +5,8 @@ Models: the seed's autoencoder (20-10-3-10-20) and a gradient-heavy Transformer 
 about 10 M parameters over short sequences (little compute for many gradients). Data parallel
 by DDP (allreduce of gradient buckets) or FSDP2 (fully_shard per layer on a CPU device mesh:
 all_gather of parameters, reduce_scatter of gradients). Rank 0 prints one JSON line: torch's
-version, the step times after the warm-up steps, and whether the process maps shared memory
-(/dev/shm in /proc/self/maps): for gloo, whether its shared-memory allreduce for ranks on one
+version, the step times after the warm-up steps, and the shared memory the process maps
+(/dev/shm files and memory files in /proc/self/maps): for gloo, whether its shared-memory allreduce for ranks on one
 host (pytorch/gloo PR 458) was in use."""
 import argparse
 import datetime
@@ -25,9 +25,11 @@ def autoencoder():
 
 
 def maps_shared_memory():
-    """The /dev/shm files this process has mapped: a backend's shared-memory segments."""
+    """The shared-memory files this process has mapped (named in /dev/shm, or anonymous memory
+    files): a backend's shared-memory segments."""
     with open("/proc/self/maps") as maps:
-        return sorted({line.split()[-1] for line in maps if " /dev/shm/" in line})
+        return sorted({line.split(None, 5)[-1].strip() for line in maps
+                       if " /dev/shm/" in line or " /memfd:" in line})
 
 
 def data_parallel(model, strategy):

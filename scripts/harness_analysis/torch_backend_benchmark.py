@@ -16,8 +16,31 @@ SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "b
                       "ddp_step.py")
 
 
+def plugin_and_params(spec):
+    """--plugins entries: a plugin name, with its parameters as JSON after it where given
+    (shm{"idle": "yield"})."""
+    name, brace, params = spec.partition("{")
+    return name, brace + params
+
+
+def split_plugins(text):
+    """Comma-separated entries whose JSON may hold commas of its own."""
+    entries, depth, current = [], 0, ""
+    for character in text:
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if character == "," and depth == 0:
+            entries.append(current)
+            current = ""
+        else:
+            current += character
+    return [entry for entry in entries + [current] if entry]
+
+
 def run(backend, plugin, model, strategy, args):
-    env = dict(os.environ, OMP_NUM_THREADS="1", HARNESS_BACKEND=plugin or "shm")
+    name, params = plugin_and_params(plugin or "shm")
+    env = dict(os.environ, OMP_NUM_THREADS="1", HARNESS_BACKEND=name)
+    if params:
+        env["HARNESS_BACKEND_PARAMS"] = params
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.python_path, env.get("PYTHONPATH")]))
     command = [args.python, "-m", "torch.distributed.run", "--standalone",
                "--nproc_per_node", str(args.world), SCRIPT, "--backend",
@@ -51,12 +74,24 @@ def main():
                         help="samples per rank and step, per model")
     parser.add_argument("--world", type=int, default=2)
     parser.add_argument("--json", help="also write every run here")
+    parser.add_argument("--load", type=int, default=0,
+                        help="busy processes kept running beside the job (another job on the "
+                             "machine), each one core's worth")
     args = parser.parse_args()
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.load)]
+    try:
+        measure(args)
+    finally:
+        for process in load:
+            process.kill()
+
+
+def measure(args):
     results = {}
     jobs = [(model, strategy) for strategy in args.strategies.split(",")
             for model in args.models.split(",") if strategy == "ddp" or model == "transformer"]
     for model, strategy in jobs:
-        for plugin in args.plugins.split(","):
+        for plugin in split_plugins(args.plugins):
             gloo, harness = [], []
             for _ in range(args.rounds):  # alternating, so drifts of the machine hit both
                 gloo_run = run("gloo", None, model, strategy, args)
@@ -75,7 +110,9 @@ def main():
                    "gloo mapped no shared memory: its allreduce went over TCP")
             count = measured["parameters"]
             size = f"{count / 1e6:.2f} M" if count >= 1e5 else f"{count:,}"
-            print(f"torch {gloo_run['torch']}, {model} ({size} parameters), {strategy}, world {args.world}, batch {batch_of(model, args)}/rank: "
+            print(f"torch {gloo_run['torch']}, {model} ({size} parameters), {strategy}, "
+                  f"{args.load} busy process(es) beside, world {args.world}, "
+                  f"batch {batch_of(model, args)}/rank: "
                   f"median step gloo {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
                   f"{stats.median(medians(harness)) * 1e3:.1f} ms; gloo / harness x{ratio:.2f} "
                   f"[{low:.2f}, {high:.2f}] over {args.rounds} alternating rounds; {shm}",

@@ -1,6 +1,5 @@
 #include "shm_allreduce.h"
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,16 +19,6 @@ constexpr std::size_t kAlignment = 64;
 std::size_t aligned(std::size_t bytes) {
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
 }
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-// Short waits spin (a peer a few microseconds behind); long ones give the core away, which
-// matters when ranks share cores.
-constexpr unsigned kSpinsBeforeYield = 4000;
 
 // Direct paths sum in blocks this size, which stay in the first-level cache.
 constexpr std::size_t kBlockBytes = 16 * 1024;
@@ -59,14 +48,16 @@ std::size_t ShmAllreduce::segment_bytes(int size, std::size_t chunk_bytes) {
          2 * ranks * aligned(chunk_bytes / 2);
 }
 
-ShmAllreduce::ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_bytes)
+ShmAllreduce::ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_bytes,
+                           WaitPolicy wait)
     : flags_(static_cast<Flag*>(segment)),
       data_(static_cast<unsigned char*>(segment) +
             aligned(sizeof(Flag) * static_cast<std::size_t>(size))),
       rank_(rank),
       size_(size),
       chunk_bytes_(chunk_bytes),
-      inputs_(static_cast<std::size_t>(size)) {}
+      inputs_(static_cast<std::size_t>(size)),
+      wait_(wait) {}
 
 unsigned char* ShmAllreduce::slot(int rank) const {
   return data_ + static_cast<std::size_t>(rank) * aligned(chunk_bytes_);
@@ -83,16 +74,12 @@ unsigned char* ShmAllreduce::one_shot_part(int rank, std::size_t half) const {
 
 void ShmAllreduce::arrive_and_wait() {
   ++epoch_;
-  flag(rank_).epoch.store(epoch_, std::memory_order_release);
-  for (int r = 0; r < size_; ++r) {
-    unsigned spins = 0;
-    while (flag(r).epoch.load(std::memory_order_acquire) < epoch_) {
-      if (++spins < kSpinsBeforeYield)
-        cpu_relax();
-      else
-        sched_yield();
-    }
-  }
+  flag(rank_).epoch.store(epoch_, std::memory_order_seq_cst);
+  announce_arrival(flag(rank_).signal);
+  for (int r = 0; r < size_; ++r)
+    wait_for_peer(flag(r).signal, wait_, [&] {
+      return flag(r).epoch.load(std::memory_order_seq_cst) >= epoch_;
+    });
 }
 
 void ShmAllreduce::barrier() { arrive_and_wait(); }

@@ -3,7 +3,8 @@
 // slice over its own buffer and the peers' slots (reduce-scatter: each rank reads its peers' data
 // directly) into the segment's result, and copies the other slices' sums back (allgather).
 // Per rank and byte of a 2-rank allreduce: 2 bytes read, 2 written. Chunks stay in cache. Ranks
-// meet at sequence-numbered flags in the segment (spin, then yield): no MPI call on the hot path.
+// meet at sequence-numbered flags in the segment (spin, then sleep: peer_wait.h): no MPI call on
+// the hot path.
 // Every element is summed by one rank, in rank order, so every rank gets the same bits.
 //
 // Small buffers take one meeting instead of two (sum_one_shot): each rank copies its whole buffer
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "harness/plugin/half_float.h"
+#include "peer_wait.h"
 
 namespace harness::plugins {
 
@@ -40,7 +42,7 @@ class ShmAllreduce {
   // The segment's size for `size` ranks and `chunk_bytes` per chunk.
   static std::size_t segment_bytes(int size, std::size_t chunk_bytes);
 
-  ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_bytes);
+  ShmAllreduce(void* segment, int rank, int size, std::size_t chunk_bytes, WaitPolicy wait = {});
 
   // In-place sum over the ranks (any count: larger buffers go through in chunks). False, on
   // every rank alike and with nothing changed, when the ranks' counts or paths differ.
@@ -110,6 +112,7 @@ class ShmAllreduce {
  private:
   struct alignas(64) Flag {
     std::atomic<std::uint64_t> epoch;
+    ArrivalSignal signal;   // wakes the peers that sleep waiting for this rank (peer_wait.h)
     Call call;              // written before epoch is released, read after it is acquired
     Call one_shot_call[2];  // a one-shot call's, by the parity of one_shot_calls_
     // Cross-memory attach: where this rank's buffer is.
@@ -150,6 +153,7 @@ class ShmAllreduce {
   std::vector<float> widened_;        // fp16/bf16 partial sums, in float
   std::vector<const void*> inputs_;   // what sum_inputs adds: one pointer per rank
   std::vector<double> scratch_;       // the peers' slices of a chunk read by cross-memory attach
+  WaitPolicy wait_;
 };
 
 }  // namespace harness::plugins

@@ -57,7 +57,7 @@ class ShmCommunicator final : public plugin::Communicator {
 
   explicit ShmCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory", "in_place",
-                                 "cross_memory", "cross_memory_min_bytes"});
+                                 "cross_memory", "cross_memory_min_bytes", "spin_us", "idle"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
     const auto half_chunk = static_cast<long long>(chunk_bytes_ / 2);
@@ -74,6 +74,13 @@ class ShmCommunicator final : public plugin::Communicator {
     cross_memory_ = params.boolean("cross_memory", false);
     cross_memory_min_bytes_ =
         static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
+    wait_.spin_us = params.number("spin_us", wait_.spin_us, 0, 1e6);
+    const std::string idle = params.string("idle", "sleep");
+    if (idle != "sleep" && idle != "yield")
+      throw std::invalid_argument("/idle: \"" + idle +
+                                  "\", expected \"sleep\" (a waiting rank sleeps until its peer "
+                                  "arrives) or \"yield\" (it yields its core in a loop)");
+    wait_.sleep = idle == "sleep";
   }
 
   // The ranks meet through the group's bootstrap only, never MPI: shm runs under the
@@ -89,7 +96,7 @@ class ShmCommunicator final : public plugin::Communicator {
       const std::string problem =
           segment_.map(*bootstrap_, ShmAllreduce::segment_bytes(size_, chunk_bytes_));
       if (!problem.empty()) return Status::unavailable(problem);
-      reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank_, size_, chunk_bytes_);
+      reduce_ = std::make_unique<ShmAllreduce>(segment_.data(), rank_, size_, chunk_bytes_, wait_);
       memory_ = std::make_unique<ProvidedMemory>(rank_, size_);
       if (cross_memory_ && size_ > 1)
         cross_memory_problem_ = probe_cross_memory_attach(*bootstrap_);
@@ -282,6 +289,7 @@ class ShmCommunicator final : public plugin::Communicator {
   std::unique_ptr<ProvidedMemory> memory_;
   bool cross_memory_ = false;
   std::size_t cross_memory_min_bytes_ = 0;
+  WaitPolicy wait_;  // how a rank waits for its peers (spin_us, idle)
   std::string cross_memory_problem_;  // why the kernel refused it at init, or ""
 };
 
