@@ -74,6 +74,9 @@ def main():
                         help="samples per rank and step, per model")
     parser.add_argument("--world", type=int, default=2)
     parser.add_argument("--json", help="also write every run here")
+    parser.add_argument("--baseline", default="gloo",
+                        help="what each plugin is compared with: gloo, or a plugin with its "
+                             "parameters (shm{\"idle\": \"yield\"}) to compare two settings")
     parser.add_argument("--load", type=int, default=0,
                         help="busy processes kept running beside the job (another job on the "
                              "machine), each one core's worth")
@@ -94,7 +97,8 @@ def measure(args):
         for plugin in split_plugins(args.plugins):
             gloo, harness = [], []
             for _ in range(args.rounds):  # alternating, so drifts of the machine hit both
-                gloo_run = run("gloo", None, model, strategy, args)
+                gloo_run = (run("gloo", None, model, strategy, args) if args.baseline == "gloo"
+                            else run("harness", args.baseline, model, strategy, args))
                 gloo.append(gloo_run["step_s"])
                 measured = run("harness", plugin, model, strategy, args)
                 harness.append(measured["step_s"])
@@ -105,17 +109,19 @@ def measure(args):
                 "gloo_shared_memory": gloo_run["shared_memory"],
                 "harness_shared_memory": measured["shared_memory"], "gloo_step_s": gloo,
                 "harness_step_s": harness, "ratio": [ratio, low, high]}
-            shm = ("gloo mapped shared memory (" + ", ".join(gloo_run["shared_memory"]) + ")"
+            shm = ("" if args.baseline != "gloo" else
+                   "; gloo mapped shared memory (" + ", ".join(gloo_run["shared_memory"]) + ")"
                    if gloo_run["shared_memory"] else
-                   "gloo mapped no shared memory: its allreduce went over TCP")
+                   "; gloo mapped no shared memory: its allreduce went over TCP")
+            base = "gloo" if args.baseline == "gloo" else f"harness:{args.baseline}"
             count = measured["parameters"]
             size = f"{count / 1e6:.2f} M" if count >= 1e5 else f"{count:,}"
             print(f"torch {gloo_run['torch']}, {model} ({size} parameters), {strategy}, "
                   f"{args.load} busy process(es) beside, world {args.world}, "
                   f"batch {batch_of(model, args)}/rank: "
-                  f"median step gloo {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
-                  f"{stats.median(medians(harness)) * 1e3:.1f} ms; gloo / harness x{ratio:.2f} "
-                  f"[{low:.2f}, {high:.2f}] over {args.rounds} alternating rounds; {shm}",
+                  f"median step {base} {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
+                  f"{stats.median(medians(harness)) * 1e3:.1f} ms; {base} / harness x{ratio:.2f} "
+                  f"[{low:.2f}, {high:.2f}] over {args.rounds} alternating rounds{shm}",
                   flush=True)
     if args.json:
         json.dump({"settings": vars(args), "results": results}, open(args.json, "w"), indent=1)

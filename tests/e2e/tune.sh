@@ -20,6 +20,23 @@ cat "$WORK/tune.out"
 PYTHONPATH=bindings/torch/tune "$TORCH_PYTHON" tests/tune/check_capture.py "$WORK/results/job.json" ||
   fail "the captured job.json"
 check_answer "$WORK/results"
+"$TORCH_PYTHON" - "$WORK/results" <<'PY' || fail "the fidelity's runs are not all kept"
+import json, os, re, sys
+folder = sys.argv[1]
+runs = json.load(open(os.path.join(folder, "defaults.json")))["runs_step_s"]
+said = re.search(r"\((\d+) runs, defaults.json\)", open(os.path.join(folder, "answer.md")).read())
+assert said and int(said.group(1)) == len(runs), (said and said.group(0), len(runs))
+print(f"ok: the fidelity's {len(runs)} runs are all kept in defaults.json")
+PY
+# The recorder's ranks agree on their step count once per run: one all_reduce of its own, not
+# one a step until HARNESS_TUNE_MIN_SECONDS of steps are recorded.
+PYTHONPATH="bindings/torch/tune/site:bindings/torch/tune" HARNESS_TUNE_MODE=run COUNT_FILE="$WORK/count" \
+  HARNESS_TUNE_OUT="$WORK/count.json" HARNESS_TUNE_MIN_SECONDS=0.5 HARNESS_TUNE_STEPS=5 \
+  "${launch[@]}" --nproc_per_node 2 tests/tune/counts_allreduces.py > "$WORK/count.out" 2>&1 ||
+  { cat "$WORK/count.out"; fail "the counting job"; }
+[ "$(wc -l < "$WORK/count.0")" -eq 1 ] && [ "$(wc -l < "$WORK/count.1")" -eq 1 ] ||
+  fail "the recorder called all_reduce $(wc -l < "$WORK/count.0") times on rank 0, not once"
+echo "ok: the recorder's ranks agree once per run"
 
 # The user's files: a job that writes its log with mode "w", saves a checkpoint, then fails. Told up
 # front; the log put back as it was, the checkpoint moved into the results folder.

@@ -66,6 +66,11 @@ std::vector<Variant> communicator_variants() {
         // Provided memory reduced in place (staged by default); its largest buffers take 16
         // chunks.
         variants.push_back({name, R"({"in_place": true})"});
+        // Waiting ranks that sleep on the segment's futex at once (no spinning, no yielding):
+        // every meeting goes through a wake, many small chunks make many meetings.
+        variants.push_back(
+            {name, R"({"idle": "sleep", "spin_us": 0, "yield_us": 0, "chunk_bytes": 1024})",
+             kManySmallChunks});
       }
     } else {
       variants.push_back({name, "{}"});

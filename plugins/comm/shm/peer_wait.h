@@ -1,8 +1,10 @@
 // How a rank waits for a peer in the shared segment: it spins for a while (a peer a few
-// microseconds behind is met at once), then, by default, sleeps on a futex in the segment until
-// the peer's arrival wakes it. A rank that only yielded its core would still be runnable, and on
-// a machine whose cores are all busy (ranks and their own compute threads, or another job) it
-// would take time from the backward pass its step is waiting for.
+// microseconds behind, inside the same call, is met at once), then yields its core. With sleep,
+// after yielding for a while more it sleeps on a futex in the segment until the peer's arrival
+// wakes it (a peer still computing: its backward pass, say), so that it takes no core from that
+// compute. Sleeping is not the default: every wake costs a reschedule, and on 2-vCPU VMs a
+// PyTorch DDP step measured slower with it than yielding, even beside two busy processes
+// (docs/benchmarks.md).
 #pragma once
 
 #include <atomic>
@@ -11,8 +13,9 @@
 namespace harness::plugins {
 
 struct WaitPolicy {
-  double spin_us = 20;  // spinning before the core is given up
-  bool sleep = true;    // then sleep until woken (false: yield the core in a loop)
+  double spin_us = 20;    // spinning first
+  double yield_us = 200;  // then yielding the core, still runnable (a peer inside the same call)
+  bool sleep = false;     // then sleeping until woken (false: yielding for as long as it takes)
 };
 
 // One per rank in the segment: the futex word its arrivals bump, and how many peers sleep on it.
@@ -36,11 +39,13 @@ void sleep_on(ArrivalSignal& theirs, std::uint32_t seen);
 template <class Arrived>
 void wait_for_peer(ArrivalSignal& theirs, const WaitPolicy& policy, Arrived arrived) {
   if (arrived()) return;
-  const double spin_until = microseconds_now() + policy.spin_us;
-  for (unsigned spins = 0; !arrived(); ++spins) {
-    if (spins % 16 != 0 || microseconds_now() < spin_until) {
+  const double started = microseconds_now();
+  double waited = 0;
+  for (unsigned spins = 1; !arrived(); ++spins) {
+    if (spins % 16 == 0) waited = microseconds_now() - started;  // the clock, not every pause
+    if (waited < policy.spin_us) {
       cpu_relax();
-    } else if (!policy.sleep) {
+    } else if (!policy.sleep || waited < policy.spin_us + policy.yield_us) {
       sched_yield_once();
     } else {
       // Counted as a sleeper before the last look: a peer that arrives after that look sees

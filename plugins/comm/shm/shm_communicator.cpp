@@ -57,7 +57,8 @@ class ShmCommunicator final : public plugin::Communicator {
 
   explicit ShmCommunicator(const nlohmann::json& json) {
     plugin::Params params(json, {"chunk_bytes", "one_shot_max_bytes", "provide_memory", "in_place",
-                                 "cross_memory", "cross_memory_min_bytes", "spin_us", "idle"});
+                                 "cross_memory", "cross_memory_min_bytes", "spin_us", "yield_us",
+                                 "idle"});
     chunk_bytes_ =
         static_cast<std::size_t>(params.integer("chunk_bytes", 256 * 1024, 64, 1LL << 30));
     const auto half_chunk = static_cast<long long>(chunk_bytes_ / 2);
@@ -75,7 +76,8 @@ class ShmCommunicator final : public plugin::Communicator {
     cross_memory_min_bytes_ =
         static_cast<std::size_t>(params.integer("cross_memory_min_bytes", 1 << 20, 1, 1LL << 40));
     wait_.spin_us = params.number("spin_us", wait_.spin_us, 0, 1e6);
-    const std::string idle = params.string("idle", "sleep");
+    wait_.yield_us = params.number("yield_us", wait_.yield_us, 0, 1e6);
+    const std::string idle = params.string("idle", "yield");
     if (idle != "sleep" && idle != "yield")
       throw std::invalid_argument("/idle: \"" + idle +
                                   "\", expected \"sleep\" (a waiting rank sleeps until its peer "
