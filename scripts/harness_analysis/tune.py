@@ -184,6 +184,16 @@ class Tuner:
             self.say(f"Files your job created while tuned, moved to {self.path('job_files')}: "
                      f"{', '.join(path for path, _ in moved)}")
 
+    def check_taken(self, plan_path, applied):
+        """check_applied, with plan.json marked withdrawn first when the job did not take it."""
+        plan = json.load(open(plan_path))
+        try:
+            check_applied(plan, applied)
+        except JobError:
+            plan["withdrawn"] = "the job did not take it"
+            self.save_plan(plan)
+            raise
+
     def run_defaults(self):
         """One run of the job as it is, unrecorded but for its step times: its steps."""
         return [s["step_s"] for s in self.run_once("run")["steps"]]
@@ -217,7 +227,7 @@ class Tuner:
             for steps, plan in ((defaults, None), (planned, plan_path)):
                 run = self.run_once("run", plan=plan)
                 if plan:
-                    check_applied(json.load(open(plan)), run["applied"])
+                    self.check_taken(plan, run["applied"])
                 steps.append(run["steps"])
         with open(self.path("verify.json"), "w") as stream:
             json.dump({"defaults": defaults, "plan": planned}, stream, indent=1)
