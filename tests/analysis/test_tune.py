@@ -151,3 +151,10 @@ def test_a_failed_replay_launch_never_passes_off_an_earlier_replays_records(tmp_
     experiment.write_text(json.dumps({"parts": [{"name": "config0"}]}))
     with pytest.raises(tune_launch.JobError, match="the replay failed"):
         tune_launch.run_harness("/bin/false", 1, str(experiment), str(tmp_path / "replay"))
+
+
+def test_the_replay_is_trusted_on_its_point_estimate_not_on_an_interval_that_reaches_the_band():
+    """×1.37 [0.96, 1.55] reached ±10% with its interval, but was 37% off: no plan."""
+    assert tune.fidelity_failure(1.37, 0.96, 1.55).startswith("No plan: the replay predicts")
+    assert tune.fidelity_failure(1.06, 0.90, 1.25) is None
+    assert tune.fidelity_failure(0.85, 0.80, 0.95) is not None
