@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 from . import gbench_export, gbench_format
 from .paths import ROOT
@@ -122,7 +123,24 @@ def checkout(ref):
             os.rename(staging, tree)
         except OSError:  # another gate exported the same commit meanwhile: use theirs
             shutil.rmtree(staging, ignore_errors=True)
+    os.utime(tree)  # used now: the pruning below keeps the most recently used
+    prune_base_builds(os.path.dirname(tree))
     return sha, tree
+
+
+KEPT_BASE_BUILDS = 3  # each is about 1 GB: the cache must not grow with every commit gated
+
+
+def prune_base_builds(folder):
+    """Removes all but the KEPT_BASE_BUILDS most recently used base builds (and exports left
+    half-made by a gate that was stopped)."""
+    entries = [os.path.join(folder, name) for name in os.listdir(folder)]
+    builds = sorted((e for e in entries if not os.path.basename(e).startswith(".")),
+                    key=os.path.getmtime, reverse=True)
+    stale = [e for e in entries if os.path.basename(e).startswith(".")
+             and time.time() - os.path.getmtime(e) > 3600]
+    for path in builds[KEPT_BASE_BUILDS:] + stale:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def build(side):

@@ -49,3 +49,15 @@ def test_keep_only_filters_every_side():
     kept = gate.keep_only(runs, {"b"})
     assert [r["name"] for r in kept["base"]] == ["b"]
     assert [r["name"] for r in kept["candidate"]] == ["b"]
+
+
+def test_the_base_build_cache_keeps_only_the_most_recently_used(tmp_path):
+    """About 1 GB a base build: the cache must not grow with every commit gated."""
+    import os
+    for age, name in enumerate(["newest", "second", "third", "old", "older"]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1000 - age, 1000 - age))
+    (tmp_path / ".abc-half-made").mkdir()
+    os.utime(tmp_path / ".abc-half-made", (1, 1))
+    gate.prune_base_builds(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["newest", "second", "third"]

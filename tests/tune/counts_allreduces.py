@@ -3,10 +3,8 @@ process (DDP's own go through its reducer, not this function): the tune recorder
 agree on their step count once per run, not call a collective at every step."""
 import os
 
-import torch
 import torch.distributed as dist
-from torch import nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from tiny_ddp import train
 
 _all_reduce = dist.all_reduce
 
@@ -19,9 +17,4 @@ def counting_all_reduce(*args, **kwargs):
 
 dist.all_reduce = counting_all_reduce
 dist.init_process_group("gloo")
-model = DDP(nn.Linear(8, 8))
-optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-for _ in range(100000):
-    optimizer.zero_grad()
-    model(torch.randn(4, 8)).sum().backward()
-    optimizer.step()
+train(steps=100000)  # the recorder ends the job once its steps are recorded

@@ -2,17 +2,10 @@
 must see the failure, not a finished job."""
 import sys
 
-import torch
 import torch.distributed as dist
-from torch import nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from tiny_ddp import train
 
 dist.init_process_group("gloo")
-model = DDP(nn.Linear(4, 4))
-optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-for _ in range(5):
-    optimizer.zero_grad()
-    model(torch.randn(2, 4)).sum().backward()
-    optimizer.step()
+train(steps=5, width=4, batch=2)
 dist.destroy_process_group()
 sys.exit(5)

@@ -118,11 +118,11 @@ class Recording:
     def agreed_target(self):
         """How many steps every rank records: STEPS, or more where a rank's steps are so short
         that STEPS of them last under MIN_SECONDS. Ranks time their steps apart, so they agree
-        once, when STEPS are recorded (a one-element max in the job's group, at a forward every
-        rank reaches): one collective per run, not one per step, which would cost the job's
-        own backend a share of every step it is timed on."""
+        once, when STEPS are recorded (a sum in the job's group, at a forward every rank
+        reaches, of each rank's count in a slot of its own: every backend sums, not all take a
+        max): one collective per run, not one per step, which would cost the job's own backend
+        a share of every step it is timed on."""
         mean = sum(s["step_s"] for s in self.steps) / len(self.steps)
-        # Each rank's count in its own slot of a sum: every backend sums (not all take a max).
         group = self.ddp.process_group
         wanted = torch.zeros(dist.get_world_size(group))
         wanted[dist.get_rank(group)] = float(max(STEPS, math.ceil(MIN_SECONDS / mean) if mean > 0 else STEPS))
@@ -357,8 +357,6 @@ def init_process_group(backend=None, *args, **kwargs):
 # The user's files, kept before the job's first write in this tuning (kept_files.py).
 KEEP = os.environ.get("HARNESS_TUNE_KEEP", "")
 _original_open = builtins.open
-
-
 _original_save = torch.save
 _kept = set()
 
