@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "collective/collective_ops.h"
-#include "collective/element_types.h"
 #include "collective/point_measurement.h"
+#include "harness/plugin/torch_element_types.h"
 #include "loader/plugin_registry.h"
 #include "metrics/statistics.h"
 #include "mpi/mpi_runtime.h"
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
     const harness::PointBenchmark point{
         harness::collective_op(harness::plugin::Collective::kAllreduce),
         settings,
-        harness::element_type(settings.dtype),
+        harness::plugin::torch_element_type(settings.dtype),
         *joined.communicator,
         false,
         bare,

@@ -15,6 +15,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "harness/plugin/torch_element_types.h"
 #include "loader/communicator_factory.h"
 #include "loader/plugin_capabilities.h"
 
@@ -79,16 +80,6 @@ std::string first_problem(const std::vector<JoinNote>& notes, const JoinNote& mi
              "\" (backend, HARNESS_BACKEND_PARAMS, world size)";
   }
   return {};
-}
-
-std::optional<plugin::DType> reduction_dtype(at::ScalarType type) {
-  switch (type) {
-    case at::kFloat: return plugin::DType::kFloat32;
-    case at::kDouble: return plugin::DType::kFloat64;
-    case at::kHalf: return plugin::DType::kFloat16;
-    case at::kBFloat16: return plugin::DType::kBFloat16;
-    default: return std::nullopt;
-  }
 }
 
 }  // namespace
@@ -222,7 +213,7 @@ plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
                                                        const char* call) const {
   const std::string where = "harness:" + choice_.name + " " + call;
   check_host_tensor(tensor, call);
-  const auto dtype = reduction_dtype(tensor.scalar_type());
+  const auto dtype = plugin::dtype_of(tensor.scalar_type());
   const auto& offered = capabilities_.dtypes;
   if (!dtype || std::find(offered.begin(), offered.end(), *dtype) == offered.end()) {
     std::string names;
@@ -259,7 +250,7 @@ void HarnessBackend::check_host_tensor(const at::Tensor& tensor, const char* cal
 // bytes fill none goes through padded_bytes instead).
 plugin::BufferView HarnessBackend::bytes_view(const at::Tensor& tensor, const char* call,
                                                    std::size_t blocks) const {
-  if (auto dtype = reduction_dtype(tensor.scalar_type())) {
+  if (auto dtype = plugin::dtype_of(tensor.scalar_type())) {
     const auto& offered = capabilities_.dtypes;
     if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
       return reduction_view(tensor, call);
@@ -428,20 +419,22 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::integer_sum(c10d::OpType type, co
                              " is summed through fp64 or fp32, and " + choice_.name +
                              " adds neither; use a plugin that does (shm, ring, gloo)");
   const bool wide = offers(plugin::DType::kFloat64);
-  const at::ScalarType carrier = wide ? at::kDouble : at::kFloat;
+  const plugin::DType carrier_dtype = wide ? plugin::DType::kFloat64 : plugin::DType::kFloat32;
+  const at::ScalarType carrier = plugin::scalar_type_of(carrier_dtype);
   const double exact_below = wide ? 9007199254740992.0 : 16777216.0;  // 2^53, 2^24
   const int64_t block = input.numel() / (input.numel() == output.numel() ? 1 : getSize());
   const int64_t first = input.numel() == output.numel() ? 0 : getRank() * block;
   return launch(
       type, call, {output},
-      [comm = communicator_, input, output, carrier, exact_below, wide, block, first, then] {
+      [comm = communicator_, input, output, carrier_dtype, carrier, exact_below, wide, block, first,
+       then] {
         const int64_t n = input.numel();
         at::Tensor staged = at::empty({n + 1}, input.options().dtype(carrier));
         staged.narrow(0, 0, n).copy_(input.reshape({-1}));
         // In double: |INT64_MIN| has no int64.
         staged[n] = n ? input.to(at::kDouble).abs().max().item<double>() : 0.0;
         const plugin::BufferView view{staged.data_ptr(), static_cast<std::size_t>(n + 1),
-                                      wide ? plugin::DType::kFloat64 : plugin::DType::kFloat32};
+                                      carrier_dtype};
         plugin::Status status = comm->allreduce(view, {});
         if (!status.is_ok()) return status;
         const double bound = staged[n].item<double>();

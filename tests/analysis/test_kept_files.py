@@ -2,12 +2,9 @@
 put back as it was before its first write, a file it makes is moved into the results folder,
 and an earlier tuning stopped before it put files back has them put back by the next."""
 import os
-import sys
 
-from harness_analysis import tune_folder, tune_launch
-
-sys.path.insert(0, tune_launch.TUNE_PACKAGE)
-from harness_tune import kept_files  # noqa: E402
+from harness_tune import folder as tune_folder
+from harness_tune import kept_files
 
 
 def test_the_first_version_is_kept_and_put_back(tmp_path):

@@ -21,13 +21,16 @@ def product_files():
 
 
 def corpus(script):
-    """The script's text, with what it hands its options to: the analysis module it runs, and
-    scripts/setup when it passes set-up options on (scripts/build)."""
+    """The script's text, with what it hands its options to: the analysis or tune module it
+    runs, and scripts/setup when it passes set-up options on (scripts/build)."""
     text = open(os.path.join(ROOT, script), encoding="utf-8").read()
     for module in set(re.findall(r"\banalysis\"?\s+([a-z_]+)", text)) | {os.path.basename(script).replace("-", "_")}:
         path = os.path.join(ROOT, "scripts", "harness_analysis", module + ".py")
         if os.path.exists(path):
             text += open(path, encoding="utf-8").read()
+    for package, module in set(re.findall(r"-m\s+(harness_\w+)\.(\w+)", text)):
+        folder = {"harness_analysis": "scripts", "harness_tune": "bindings/torch/tune"}[package]
+        text += open(os.path.join(ROOT, folder, package, module + ".py"), encoding="utf-8").read()
     if "scripts/setup" in text and script != "scripts/setup":
         text += corpus("scripts/setup")
     return text
@@ -64,3 +67,31 @@ def test_the_check_finds_a_command_that_does_not_exist(tmp_path):
     [(script, options)] = [(m.group(1), m.group(2).split()) for m in NAMED.finditer(text)]
     assert script == "tune" and options == ["--capture-only"]
     assert "--capture-only" not in corpus("scripts/tune")
+
+
+HARNESS_OPTION = re.compile(r"(?<![\w.-])harness((?:[ \t]+--[a-z][\w-]*)+)")
+
+
+def harness_options():
+    """The options the harness's command line declares (harness/src/run/main.cpp)."""
+    text = open(os.path.join(ROOT, "harness", "src", "run", "main.cpp"), encoding="utf-8").read()
+    return set(re.findall(r'add_(?:option|flag)\(\s*"(?:-\w,)?(--[a-z][\w-]*)"', text))
+
+
+def test_every_named_harness_option_exists():
+    declared = harness_options()
+    assert {"--resume", "--record-schema", "--check-records"} <= declared  # the reader reads
+    problems = []
+    for name in product_files():
+        with open(os.path.join(ROOT, name), encoding="utf-8", errors="replace") as stream:
+            text = stream.read()
+        for match in HARNESS_OPTION.finditer(text):
+            problems += [f"{name}: harness {option}: the harness has no such option"
+                         for option in match.group(1).split() if option not in declared]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_harness_option_rule_can_fail():
+    text = "run ./build/harness --capture-only to record the job"
+    options = [option for match in HARNESS_OPTION.finditer(text) for option in match.group(1).split()]
+    assert options == ["--capture-only"] and "--capture-only" not in harness_options()

@@ -1,14 +1,13 @@
 """scripts/tune's pieces that need no job: the launch command's world size, the ratio and its
 interval, the plan's lines, and the job and plan files' readers."""
 import json
-import sys
 
 import pytest
 
-from harness_analysis import stats, tune, tune_launch
-
-sys.path.insert(0, tune_launch.TUNE_PACKAGE)  # harness_tune, the package put into users' jobs
-from harness_tune import job_file  # noqa: E402
+from harness_analysis import stats
+from harness_tune import job_file
+from harness_tune import launch as tune_launch
+from harness_tune import tuner as tune
 
 
 def test_world_size_of_torchrun_and_mpirun_commands():
@@ -84,15 +83,15 @@ def write(tmp_path, document):
 
 def test_the_job_reader_takes_a_good_file_and_names_what_is_wrong_in_a_bad_one(tmp_path):
     assert job_file.read_job(write(tmp_path, job()))["world_size"] == 2
-    with pytest.raises(job_file.FileError, match="job_version 9 is newer"):
+    with pytest.raises(job_file.FileError, match='"job_version" is 9, newer'):
         job_file.read_job(write(tmp_path, job(job_version=9)))
     broken = job()
     del broken["bucket_cap_mb"]
-    with pytest.raises(job_file.FileError, match='no field "bucket_cap_mb"'):
+    with pytest.raises(job_file.FileError, match='field "bucket_cap_mb" is missing'):
         job_file.read_job(write(tmp_path, broken))
-    with pytest.raises(job_file.FileError, match='"world_size" is "two", expected integer'):
+    with pytest.raises(job_file.FileError, match='"world_size" is "two", expected a count from 1 to 65536'):
         job_file.read_job(write(tmp_path, job(world_size="two")))
-    with pytest.raises(job_file.FileError, match="no recorded step"):
+    with pytest.raises(job_file.FileError, match="the capture recorded no step"):
         job_file.read_job(write(tmp_path, job(steps=[])))
     with pytest.raises(job_file.FileError, match="not JSON"):
         (tmp_path / "bad.json").write_text("{")

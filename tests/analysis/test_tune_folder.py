@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from harness_analysis import tune_folder
-from harness_analysis.tune_launch import JobError
+from harness_tune import folder as tune_folder
+from harness_tune.launch import JobError
 
 
 def test_a_folder_holding_the_users_files_is_refused_and_left_alone(tmp_path):

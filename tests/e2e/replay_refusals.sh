@@ -3,7 +3,8 @@
 # than the trial's timeout, gradients of a type the backend does not reduce, a parameter whose
 # bytes would overflow; and a job whose gradients would not fit in this host's memory fails
 # its trial with the figures, on every rank at once, and the sweep goes on
-# (tests/fixtures/job.json, a small capture).
+# (tests/fixtures/job.json, a small capture). The harness and scripts/tune's Python reader refuse
+# a damaged job.json with the same words.
 source "$(dirname "$0")/lib.bash"
 
 # experiment NAME JOB [SETTING=VALUE...]: a one-trial replay of JOB.
@@ -40,6 +41,34 @@ expect_error 'backend "gloo" does not reduce bf16' "$HARNESS" "$(experiment bf16
   "$(changed_job bf16.json '[p.update(dtype="bfloat16") for p in job["parameters"]]')" 'backend="gloo"')" --dry-run
 expect_error '"parameters[0].numel" is 4611686018427387904, expected a count from 0 to' \
   "$HARNESS" "$(experiment wraps "$(changed_job wraps.json 'job["parameters"][0]["numel"] = 2**62')")" --dry-run
+
+# Both readers of job.json derive from its one declaration (file_formats.json): the tune
+# package's Python reader and the harness refuse each damaged file with the same words.
+same_refusal() {
+  local job words
+  job=$(changed_job "$1" "$2")
+  words=$(PYTHONPATH=bindings/torch/tune /usr/bin/python3 -c "
+import sys
+from harness_tune import job_file
+try:
+    job_file.read_job(sys.argv[1])
+except job_file.FileError as error:
+    print(error)
+else:
+    sys.exit('the Python reader took $1')" "$job") || fail "$words"
+  expect_error "$words" "$HARNESS" "$(experiment "${1%.json}" "$job")" --dry-run
+}
+same_refusal no_cap.json 'del job["bucket_cap_mb"]'
+same_refusal cap_zero.json 'job["bucket_cap_mb"] = 0'
+same_refusal rule.json 'job["first_bucket_rule"] = "sometimes"'
+same_refusal dtype.json 'job["parameters"][1]["dtype"] = "int64"'
+same_refusal ready.json 'job["steps"][0]["ready_s"][0] = -1'
+same_refusal ready_count.json 'job["steps"][1]["ready_s"].pop()'
+same_refusal bucket.json 'job["steps"][0]["buckets"][0]["bytes"] = "many"'
+same_refusal no_steps.json 'job["steps"] = []'
+same_refusal world.json 'job["world_size"] = 0'
+same_refusal newer_too.json 'job["job_version"] = 3'
+same_refusal old_rule.json 'job["job_version"] = 1; job["first_bucket_rule"] = 5'
 
 huge=$(changed_job huge.json 'job["parameters"][0]["numel"] = 10**12')
 $MPIRUN -np 2 "$HARNESS" "$(experiment huge "$huge")" --results-dir "$WORK/r" -q ||

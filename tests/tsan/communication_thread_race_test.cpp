@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "train/communication_thread.h"
+#include "measurement/communication_thread.h"
 
 int main() {
   harness::CommunicationThread thread;

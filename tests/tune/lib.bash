@@ -2,7 +2,10 @@
 # tests/e2e/lib.bash. The user's job runs on the project's PyTorch (torch_lib.bash: skips where
 # the harness backend is not built for it).
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/torch_lib.bash"
-tune() { scripts/analysis tune --python-path "$BUILD/python" --harness "$HARNESS" "$@"; }
+tune() {  # scripts/tune without its build step: the tests build what they run
+  PYTHONPATH=scripts:bindings/torch/tune /usr/bin/python3 -m harness_tune.tuner \
+    --python-path "$BUILD/python" --harness "$HARNESS" "$@"
+}
 # A user's torchrun launch, on a port of its own (--standalone's 29400 may be taken).
 port=$("$TORCH_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 launch=("$TORCH_PYTHON" -m torch.distributed.run --nnodes 1 --rdzv_backend c10d

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "train/communication_thread.h"
+#include "measurement/communication_thread.h"
 
 namespace harness {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "harness/plugin/half_float.h"
+#include "measurement/reduction_memory.h"
 #include "train/flat_parameters.h"
 #include "train/gradient_reducer.h"
 #include "train/sharded_parameters.h"
-#include "train/reduction_memory.h"
 
 namespace harness {
 namespace {

@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "replay/captured_job.h"
 #include "replay/ddp_buckets.h"
+#include "replay/declared_file.h"
 
 namespace harness {
 namespace {
@@ -26,7 +27,10 @@ Json job_json(const std::vector<std::int64_t>& sizes, const std::vector<Json>& r
                           {"dtype", dtypes.empty() ? "float32" : dtypes[p]},
                           {"requires_grad", true}});
   Json step = {{"step_s", 0.1}, {"forward_s", 0.02}, {"backward_s", 0.05}, {"ready_s", ready},
-               {"buckets", {{{"done_s", 0.045}}}}, {"loss", 1.0}};
+               {"buckets",
+                {{{"ready_s", 0.04}, {"done_s", 0.045}, {"bytes", 4}, {"dtype", "float32"},
+                  {"parameters", {0}}}}},
+               {"loss", 1.0}};
   return {{"job_version", 1}, {"command", {"train.py"}}, {"world_size", 2},
           {"backend", "gloo"}, {"bucket_cap_mb", 25}, {"first_bucket_mb", 1},
           {"comm_hook", ""}, {"parameters", parameters}, {"parameter_count", 0},
@@ -97,12 +101,24 @@ TEST(CapturedJob, RefusesNamingTheFileAndTheField) {
             std::string::npos)
       << refusal(job);
   job = job_json({10}, {0.01});
-  job.erase("comm_hook");  // declared in job_file.py, so read here too
+  job.erase("comm_hook");  // declared in file_formats.json, so checked here too
   EXPECT_NE(refusal(job).find("field \"comm_hook\" is missing"), std::string::npos) << refusal(job);
   job = job_json({10}, {0.01});
   job["steps"] = Json::array();
   EXPECT_NE(refusal(job).find("recorded no step"), std::string::npos) << refusal(job);
   EXPECT_NE(refusal(job).find("replay_job_test.json"), std::string::npos) << refusal(job);
+}
+
+// The captured dtypes the declaration accepts are the element-type table's torch names, and
+// each maps to its element type: the file format and the table cannot drift apart.
+TEST(CapturedJob, TheDeclaredDtypesAreTheElementTypeTablesTorchNames) {
+  std::vector<std::string> table;
+  for (const plugin::ElementTypeRow& row : plugin::kElementTypes) {
+    table.push_back(row.torch_name);
+    EXPECT_EQ(captured_plugin_dtype(row.torch_name), row.dtype) << row.torch_name;
+  }
+  EXPECT_EQ(declared_choices("parameter", "dtype"), table);
+  EXPECT_FALSE(captured_plugin_dtype("int64").has_value());
 }
 
 std::vector<ReplayBucket> buckets_of(const std::vector<std::int64_t>& sizes,

@@ -82,7 +82,7 @@ TrialResult run_collective_trial(const CollectiveSettings& settings, const Trial
     BackendFault fault(context.watchdog);
     const PointBenchmark benchmark{collective_op(settings.collective),
                                    settings,
-                                   element_type(settings.dtype),
+                                   plugin::torch_element_type(settings.dtype),
                                    *backend.communicator,
                                    backend.on_cuda,
                                    context,

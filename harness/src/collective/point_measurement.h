@@ -6,10 +6,10 @@
 #include <cstdint>
 
 #include "collective/collective_ops.h"
-#include "collective/element_types.h"
+#include "harness/plugin/torch_element_types.h"
+#include "measurement/reduction_memory.h"
 #include "record/collective_point.h"
 #include "spec/collective_settings.h"
-#include "train/reduction_memory.h"
 #include "trial/backend_fault.h"
 #include "trial/quiet_gate.h"
 #include "trial/trial_context.h"
@@ -20,7 +20,7 @@ namespace harness {
 struct PointBenchmark {
   const CollectiveOp& op;
   const CollectiveSettings& settings;
-  ElementType type;
+  plugin::TorchElementType type;
   plugin::Communicator& communicator;
   bool on_cuda;
   const TrialContext& context;

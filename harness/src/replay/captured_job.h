@@ -1,7 +1,7 @@
 // A PyTorch DDP job as scripts/tune captured it (job.json): the C++ reader of the layout that
-// bindings/torch/tune/harness_tune/job_file.py declares and writes. Each field is read by the
-// name and type declared there; a file this reader cannot use is refused with the file and the
-// field named (InputError), never read in part.
+// file_formats.json in the tune package declares (harness_tune/job_file.py writes it). The file
+// is checked against that declaration first (declared_file), so a file this reader cannot use
+// is refused with the file and the field named (InputError), never read in part.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +10,16 @@
 #include <vector>
 
 #include "harness/plugin/types.h"
+#include "harness/tune/file_formats.h"
 
 namespace harness {
 
-// The job_version this reader knows; a newer file is refused.
-inline constexpr int kJobVersion = 2;
+// The job_version this reader knows (the declaration's); a newer file is refused.
+inline constexpr int kJobVersion = tune_files::kJobVersion;
 
 struct CapturedParameter {
   std::int64_t numel = 0;
-  std::string dtype;  // float32, float64, float16 or bfloat16
+  std::string dtype;  // torch's name: float32, float64, float16 or bfloat16
   bool requires_grad = true;
 };
 
@@ -36,7 +37,7 @@ struct CapturedStep {
 struct CapturedJob {
   int world_size = 1;
   std::string backend;  // the job's own process-group backend
-  double bucket_cap_mb = 25;
+  double bucket_cap_mb = tune_files::kDdpDefaultBucketCapMb;
   double first_bucket_mb = 1;  // the job's own first bucket's cap
   // torch 2.x's DDP: a bucket_cap_mb the code sets caps the first bucket too (job.json's
   // first_bucket_rule "follows_cap"); torch 1.x's keeps first_bucket_mb ("fixed").

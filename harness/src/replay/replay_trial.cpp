@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "common/available_memory.h"
+#include "measurement/step_samples.h"
+#include "measurement/step_timing.h"
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/watchdog.h"
@@ -14,8 +16,6 @@
 #include "replay/ddp_buckets.h"
 #include "replay/step_replay.h"
 #include "spec/trial_expansion.h"
-#include "train/step_samples.h"
-#include "train/step_timing.h"
 #include "trial/backend_join.h"
 #include "trial/group_agreement.h"
 #include "trial/quiet_gate.h"

@@ -3,8 +3,8 @@
 #include <torch/torch.h>
 
 
+#include "measurement/tensor_buffer_view.h"
 #include "replay/busy_work.h"
-#include "train/tensor_buffer_view.h"
 
 namespace harness {
 namespace {
@@ -27,12 +27,12 @@ StepReplay::StepReplay(const JobTimeline& timeline, std::vector<ReplayBucket> bu
       work_rate_(work_rate) {
   for (ReplayBucket& plan : buckets) {
     const plugin::DType own = captured_plugin_dtype(plan.dtype).value();
-    const auto options = torch::TensorOptions().dtype(scalar_type_of(own));
+    const auto options = torch::TensorOptions().dtype(plugin::scalar_type_of(own));
     const auto count = static_cast<int64_t>(plan.bytes / captured_element_bytes(plan.dtype));
     Bucket bucket{std::move(plan), torch::randn({count}, options), torch::empty({count}, options),
                   {}, wire.value_or(own)};
     if (bucket.wire_dtype != own)
-      bucket.wire = torch::empty({count}, options.dtype(scalar_type_of(bucket.wire_dtype)));
+      bucket.wire = torch::empty({count}, options.dtype(plugin::scalar_type_of(bucket.wire_dtype)));
     buckets_.push_back(std::move(bucket));
   }
 }

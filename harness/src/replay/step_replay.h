@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "measurement/communication_thread.h"
 #include "replay/captured_job.h"
 #include "replay/ddp_buckets.h"
-#include "train/communication_thread.h"
 #include "trial/backend_fault.h"
 
 namespace harness {

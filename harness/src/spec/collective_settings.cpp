@@ -5,10 +5,17 @@
 namespace harness {
 namespace {
 
-const EnumChoice<plugin::DType> kDTypes[] = {{"fp32", plugin::DType::kFloat32},
-                                             {"fp64", plugin::DType::kFloat64},
-                                             {"fp16", plugin::DType::kFloat16},
-                                             {"bf16", plugin::DType::kBFloat16}};
+// The element types' words, from the plugin API's one table of them.
+struct DTypeChoices {
+  EnumChoice<plugin::DType> rows[std::size(plugin::kElementTypes)];
+};
+constexpr DTypeChoices dtype_choices() {
+  DTypeChoices choices{};
+  for (std::size_t i = 0; i < std::size(plugin::kElementTypes); ++i)
+    choices.rows[i] = {plugin::kElementTypes[i].name, plugin::kElementTypes[i].dtype};
+  return choices;
+}
+constexpr DTypeChoices kDTypes = dtype_choices();
 const EnumChoice<plugin::ReduceOp> kReduceOps[] = {{"sum", plugin::ReduceOp::kSum},
                                                    {"avg", plugin::ReduceOp::kAvg}};
 const EnumChoice<plugin::Collective> kCollectives[] = {
@@ -46,7 +53,7 @@ const SettingsTable<CollectiveSettings>& collective_table() {
                "listed once; when non-empty, replaces min_bytes, max_bytes and step_factor (not "
                "given then)",
                {1, 1e12})
-          .add_choice("dtype", &S::dtype, kDTypes, "element type")
+          .add_choice("dtype", &S::dtype, kDTypes.rows, "element type")
           .add_choice("op", &S::reduce, kReduceOps,
                       "the reduction of allreduce and reduce_scatter (refused beside another "
                       "collective)")

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "harness/tune/file_formats.h"
 #include "spec/quiet_gate_settings.h"
 #include "spec/schema.h"
 #include "spec/train_settings.h"
@@ -18,7 +19,7 @@ struct ReplaySettings {
   int world_size = 1;
   std::string backend = "torch_gloo";
   Json backend_params = Json::object();
-  double bucket_cap_mb = 25;  // PyTorch DDP's default
+  double bucket_cap_mb = tune_files::kDdpDefaultBucketCapMb;
   Compression compression = Compression::kNone;
   std::uint64_t warmup_steps = 3;
   std::uint64_t min_steps = 10;

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "train/tensor_buffer_view.h"
+#include "measurement/tensor_buffer_view.h"
 
 namespace harness {
 

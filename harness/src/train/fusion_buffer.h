@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/plugin/types.h"
-#include "train/reduction_memory.h"
+#include "measurement/reduction_memory.h"
 
 namespace harness {
 

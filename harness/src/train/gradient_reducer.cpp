@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "train/communication_thread.h"
-#include "train/tensor_buffer_view.h"
+#include "measurement/communication_thread.h"
+#include "measurement/tensor_buffer_view.h"
 
 namespace harness {
 namespace {
@@ -51,7 +51,7 @@ struct GradientReducer::Bucket {
       : values(std::move(members), extra_slots,
                options.wire == plugin::DType::kFloat32 ? memory : nullptr) {
     const int64_t count = values.flat().numel();
-    const auto wire_options = values.flat().options().dtype(scalar_type_of(options.wire));
+    const auto wire_options = values.flat().options().dtype(plugin::scalar_type_of(options.wire));
     const bool compressed = options.wire != plugin::DType::kFloat32;
     if (compressed) wire = zeros_in(memory, count, wire_options);
     if (!options.sharded) return;

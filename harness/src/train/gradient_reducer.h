@@ -36,9 +36,9 @@
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "measurement/reduction_memory.h"
 #include "spec/train_settings.h"
 #include "train/fusion_buffer.h"
-#include "train/reduction_memory.h"
 #include "train/step_timeline.h"
 #include "trial/backend_fault.h"
 

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "measurement/reduction_memory.h"
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
 #include "train/optimizer_pieces.h"
-#include "train/reduction_memory.h"
 #include "train/step_timeline.h"
 
 namespace harness {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/plugin/communicator.h"
+#include "measurement/step_samples.h"
 #include "metrics/statistics.h"
 #include "record/trial_status.h"
 #include "spec/train_settings.h"
@@ -20,7 +21,6 @@
 #include "train/distributed_sampler.h"
 #include "train/gradient_reducer.h"
 #include "train/lr_schedule.h"
-#include "train/step_samples.h"
 #include "train/training_setup.h"
 #include "trial/quiet_gate.h"
 #include "trial/trial_context.h"

@@ -5,6 +5,8 @@
 #include <chrono>
 
 #include "common/hashing.h"
+#include "measurement/reduction_memory.h"
+#include "measurement/step_timing.h"
 #include "mpi/mpi_runtime.h"
 #include "mpi/watchdog.h"
 #include "record/record_json.h"
@@ -19,11 +21,9 @@
 #include "train/fusion_buffer.h"
 #include "train/gradient_reducer.h"
 #include "train/model_agreement.h"
-#include "train/reduction_memory.h"
 #include "train/replica_check.h"
 #include "train/sharded_parameters.h"
 #include "train/step_timeline.h"
-#include "train/step_timing.h"
 #include "train/thread_pool_start.h"
 #include "train/train_loop.h"
 #include "train/training_setup.h"

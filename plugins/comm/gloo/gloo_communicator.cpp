@@ -108,9 +108,13 @@ class GlooCommunicator final : public plugin::Communicator {
       "gloo (TCP) allreduce: ring, ring_chunked, halving_doubling or bcube; reduce_scatter by "
       "halving-doubling, gloo's allgather and alltoall; MPI rendezvous";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = {DType::kFloat32, DType::kFloat64,
+                                                    DType::kFloat16};  // gloo has no bf16
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16};
+    c.dtypes = kDTypes;
     c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
                      Collective::kBroadcast, Collective::kAlltoall};
     return c;
@@ -361,8 +365,7 @@ class GlooCommunicator final : public plugin::Communicator {
 
   Status check(const BufferView& buffer) const {
     if (!context_) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(buffer, "gloo", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64, DType::kFloat16});
+    return plugin::check_buffer(buffer, "gloo", plugin::DeviceKind::kCpu, kDTypes);
   }
 
   // A gloo algorithm registers its buffer and takes the context's next slot when built, so

@@ -49,9 +49,12 @@ class MpiCommunicator final : public plugin::Communicator {
       "MPI's collectives (MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Allgather, MPI_Bcast, "
       "MPI_Alltoall) on the trial communicator";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = plugin::every_dtype();
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.dtypes = kDTypes;
     c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
                      Collective::kBroadcast, Collective::kAlltoall};
     return c;
@@ -137,9 +140,7 @@ class MpiCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (comm_ == MPI_COMM_NULL) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(
-        buffer, "mpi", plugin::DeviceKind::kCpu,
-        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16});
+    return plugin::check_buffer(buffer, "mpi", plugin::DeviceKind::kCpu, kDTypes);
   }
 
   Status check_pair(Collective collective, const BufferView& input,

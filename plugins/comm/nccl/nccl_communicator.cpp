@@ -71,12 +71,15 @@ class NcclCommunicator final : public plugin::Communicator {
       "NCCL's collectives on CUDA device buffers, one GPU per rank (alltoall by grouped "
       "ncclSend/ncclRecv)";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = plugin::every_dtype();
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
     c.host_buffers = false;
     c.cuda_buffers = true;
     c.requires_cuda = true;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.dtypes = kDTypes;
     c.unavailable_reason = unavailable_reason();
     c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
                      Collective::kBroadcast, Collective::kAlltoall};
@@ -216,9 +219,7 @@ class NcclCommunicator final : public plugin::Communicator {
 
   Status check(const BufferView& buffer) const {
     if (!comm_) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(
-        buffer, "nccl", plugin::DeviceKind::kCuda,
-        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
+    return plugin::check_buffer(buffer, "nccl", plugin::DeviceKind::kCuda, kDTypes, SIZE_MAX);
   }
 
   std::string algo_, proto_;

@@ -46,9 +46,12 @@ class RingCommunicator final : public plugin::Communicator {
   static constexpr const char* kDescription =
       "textbook ring allreduce (reduce-scatter + allgather, chunked) over point-to-point links";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = plugin::every_dtype();
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.dtypes = kDTypes;
     c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
                      Collective::kBroadcast, Collective::kAlltoall};
     return c;
@@ -199,9 +202,7 @@ class RingCommunicator final : public plugin::Communicator {
   Status check(const BufferView& buffer) const {
     if (!links_) return Status::invalid_argument("communicator not initialised");
     // Chunks are sent with int counts; the total may exceed INT32_MAX.
-    return plugin::check_buffer(
-        buffer, "ring", plugin::DeviceKind::kCpu,
-        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
+    return plugin::check_buffer(buffer, "ring", plugin::DeviceKind::kCpu, kDTypes, SIZE_MAX);
   }
 
   RingGroup group() const { return {rank_, size_, links_.get()}; }

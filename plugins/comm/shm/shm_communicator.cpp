@@ -47,9 +47,12 @@ class ShmCommunicator final : public plugin::Communicator {
       "shared-memory allreduce within one host: reduce-scatter + allgather through a segment "
       "every rank maps, chunked, flag-synchronised";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = plugin::every_dtype();
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16};
+    c.dtypes = kDTypes;
     c.collectives = {Collective::kAllreduce, Collective::kReduceScatter, Collective::kAllgather,
                      Collective::kBroadcast, Collective::kAlltoall};
     return c;
@@ -271,9 +274,7 @@ class ShmCommunicator final : public plugin::Communicator {
 
   Status check(const BufferView& buffer) const {
     if (!reduce_) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(
-        buffer, "shm", plugin::DeviceKind::kCpu,
-        {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16}, SIZE_MAX);
+    return plugin::check_buffer(buffer, "shm", plugin::DeviceKind::kCpu, kDTypes, SIZE_MAX);
   }
 
   // Up to here one meeting's extra reads (every rank sums every element) cost less than the

@@ -55,9 +55,13 @@ class TorchGlooCommunicator final : public plugin::Communicator {
       "PyTorch's ProcessGroupGloo (LibTorch c10d), as init_process_group(\"gloo\") gives a "
       "PyTorch job: allreduce, broadcast; MPI rendezvous";
 
+  // The element types it reduces: its capabilities list them, its buffer check accepts them.
+  inline static const std::vector<DType> kDTypes = {DType::kFloat32, DType::kFloat64,
+                                                    DType::kFloat16};  // gloo has no bf16
+
   static plugin::CommunicatorCapabilities capabilities() {
     plugin::CommunicatorCapabilities c;
-    c.dtypes = {DType::kFloat32, DType::kFloat64, DType::kFloat16};
+    c.dtypes = kDTypes;
     return c;
   }
 
@@ -132,8 +136,7 @@ class TorchGlooCommunicator final : public plugin::Communicator {
  private:
   Status check(const BufferView& buffer) const {
     if (!group_) return Status::invalid_argument("communicator not initialised");
-    return plugin::check_buffer(buffer, "torch_gloo", plugin::DeviceKind::kCpu,
-                                {DType::kFloat32, DType::kFloat64, DType::kFloat16});
+    return plugin::check_buffer(buffer, "torch_gloo", plugin::DeviceKind::kCpu, kDTypes);
   }
 
   DeviceParams device_params_;

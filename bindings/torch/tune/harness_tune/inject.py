@@ -62,7 +62,7 @@ def fail(message):
 
 
 class Recording:
-    """The first DDP module's steps, as job_file.STEP_FIELDS describes them."""
+    """The first DDP module's steps, as file_formats.json declares them."""
 
     def first_bucket(self):
         """The job's own first-bucket cap, and DDP's rule for it. torch 2.x's DDP keeps its 1 MB
@@ -168,8 +168,7 @@ class Recording:
         if MODE != "capture":
             return {"mode": MODE, "world_size": self.world, "plan": PLAN, "applied": self.applied(),
                     "steps": [{"step_s": s["step_s"], "loss": s["loss"]} for s in steps]}
-        return {"job_version": job_file.JOB_VERSION,
-                "command": json.loads(os.environ.get("HARNESS_TUNE_COMMAND", "[]")),
+        return {"command": json.loads(os.environ.get("HARNESS_TUNE_COMMAND", "[]")),
                 "world_size": self.world,
                 "backend": self.backend,
                 "bucket_cap_mb": float(self.bucket_cap_mb),
@@ -187,7 +186,13 @@ class Recording:
             if not self.steps:
                 fail("the job ended before a step was recorded (more steps, or fewer warm-up "
                      f"steps than {WARMUP}: HARNESS_TUNE_WARMUP)")
-            job_file.write(OUT, self.document())
+            if MODE == "capture":
+                try:
+                    job_file.write_job(OUT, self.document())
+                except job_file.FileError as error:
+                    fail(f"the capture cannot be replayed: {error}")
+            else:
+                job_file.write_atomically(OUT, self.document())
         sys.stdout.flush()
         sys.stderr.flush()
         if not ending:
@@ -197,8 +202,7 @@ class Recording:
 RECORDING = None
 
 
-# DDP's bucket_cap_mb when the code sets none (torch 1.x and 2.x alike).
-DDP_DEFAULT_CAP_MB = 25
+DDP_DEFAULT_CAP_MB = job_file.DDP_DEFAULT_CAP_MB
 
 
 def _bound(signature_of, args, kwargs, name, default):

@@ -1,80 +1,115 @@
-"""job.json (what a job's capture measured) and plan.json (what scripts/tune advises), declared
-once here: each field's name, type and meaning. The writer, the reader (which refuses a newer
-version or a missing field, naming it) and the JSON Schema (python3 -m harness_tune.job_file
---schema) all come from these tables."""
+"""job.json (what a job's capture measured) and plan.json (what scripts/tune advises): their
+readers, writers and JSON Schema, derived from the one declaration of both, file_formats.json
+(which the harness's C++ reader of job.json is compiled with). A reader refuses a newer
+version, a missing field or a value of another type or range, naming the file and the field; a
+writer refuses to write what its reader would refuse. python3 -m harness_tune.job_file --schema
+prints the schemas."""
 import json
 import os
+import re
 import sys
 
-JOB_VERSION = 2
-PLAN_VERSION = 1
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "file_formats.json")) as _stream:
+    FORMATS = json.load(_stream)
 
-STEP_FIELDS = {
-    "step_s": (float, "forward start to the next forward start: the whole step"),
-    "forward_s": (float, "the DDP module's forward"),
-    "backward_s": (float, "forward end to backward's return (DDP waits for its last bucket)"),
-    "ready_s": (list, "per parameter (the module's parameter order), when backward made its "
-                      "gradient, seconds after forward end; null for a parameter not used"),
-    "buckets": (list, "per bucket in launch order: {ready_s, done_s, bytes, dtype, parameters}"),
-    "loss": (float, "the value backward started from (the loss), or null"),
-}
+JOB_VERSION = FORMATS["job"]["version"]
+PLAN_VERSION = FORMATS["plan"]["version"]
+# DDP's bucket_cap_mb when the code sets none.
+DDP_DEFAULT_CAP_MB = FORMATS["job"]["fields"]["bucket_cap_mb"]["ddp_default"]
 
-JOB_FIELDS = {
-    "job_version": (int, "this layout's version; readers refuse a newer one"),
-    "command": (list, "the command that ran the job"),
-    "world_size": (int, "ranks of the job"),
-    "backend": (str, "the DDP process group's backend"),
-    "bucket_cap_mb": (float, "DDP's bucket_cap_mb as the job set it"),
-    "first_bucket_mb": (float, "the cap of the job's own first bucket (DDP's default 1 MB)"),
-    "first_bucket_rule": (str, "how DDP caps the first bucket under a bucket_cap_mb the code sets: "
-                               "'fixed' (torch 1.x: first_bucket_mb whatever the cap) or "
-                               "'follows_cap' (torch 2.x: the cap set caps the first bucket too)"),
-    "comm_hook": (str, "the job's own comm hook ('' for DDP's allreduce)"),
-    "parameters": (list, "per parameter: {numel, dtype, requires_grad}, in the module's order"),
-    "parameter_count": (int, "the model's parameters, in elements"),
-    "warmup_steps": (int, "steps run before recording"),
-    "steps": (list, "each recorded step of rank 0 (fields: STEP_FIELDS)"),
-}
-
-# Fields a layout gained after its first version: a file of an older version has none of them
-# and is read with the value they stood for then.
-JOB_FIELDS_SINCE = {"first_bucket_rule": (2, "fixed")}
-
-PLAN_FIELDS = {
-    "plan_version": (int, "this layout's version; readers refuse a newer one"),
-    "backend": (str, "'gloo' or 'harness:<plugin>'"),
-    "bucket_cap_mb": (float, "DDP's bucket_cap_mb"),
-    "compression": (str, "'none', 'fp16' or 'bf16': DDP's compression comm hook"),
-}
-
-_JSON_TYPES = {int: "integer", float: "number", str: "string", list: "array"}
+_PYTHON_TYPES = {"integer": int, "number": (int, float), "string": str, "boolean": bool,
+                 "array": list}
 
 
 class FileError(ValueError):
     """A job or plan file that cannot be used, with the file and the field named."""
 
 
-def schema(fields, title):
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
-            "type": "object", "required": sorted(fields),
-            "properties": {name: {"type": _JSON_TYPES[kind], "description": text}
-                           for name, (kind, text) in fields.items()}}
+def expected(field):
+    """What a field holds, in words: the same words the C++ reader uses."""
+    if "choices" in field:
+        words = field["choices"]
+        text = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+    elif "pattern_words" in field:
+        text = field["pattern_words"]
+    elif field["type"] == "integer" and "minimum" in field:
+        text = f"a count from {field['minimum']} to {field.get('maximum', 2 ** 63 - 1)}"
+    elif field["type"] == "number" and "maximum" in field:
+        text = f"seconds from {field['minimum']:g} to {field['maximum']:.0e}".replace("e+0", "e").replace("e+", "e")
+    elif "above" in field:
+        text = f"a number above {field['above']:g}"
+    else:
+        text = {"integer": "a whole number", "number": "a number", "string": "a string",
+                "boolean": "true or false", "array": "an array"}[field["type"]]
+    return text + (" or null" if field.get("nullable") else "")
 
 
-def _check(document, fields, path):
+def _fits(value, field):
+    if value is None:
+        return bool(field.get("nullable"))
+    kind = _PYTHON_TYPES[field["type"]]
+    if isinstance(value, bool) != (field["type"] == "boolean") or not isinstance(value, kind):
+        return False
+    if "choices" in field and value not in field["choices"]:
+        return False
+    if "pattern" in field and not re.search(field["pattern"], value):
+        return False
+    if "minimum" in field and value < field["minimum"]:
+        return False
+    if "maximum" in field and value > field["maximum"]:
+        return False
+    return not ("above" in field and not value > field["above"])
+
+
+def _check_object(document, kind, where, root, path):
+    def fail(name, problem):
+        field = f"{where}.{name}" if where else name
+        raise FileError(f"{path}: field \"{field}\" {problem}")
+
+    if not isinstance(document, dict):
+        raise FileError(f"{path}: {'field ' + repr(where) if where else 'the document'} is not a JSON object")
+    for name, field in FORMATS[kind]["fields"].items():
+        if name not in document:
+            if field.get("optional"):
+                continue
+            fail(name, f"is missing (expected {expected(field)}: {field['meaning']})")
+        value = document[name]
+        if not _fits(value, field):
+            fail(name, f"is {json.dumps(value)[:60]}, expected {expected(field)}")
+        if field["type"] != "array" or value is None:
+            continue
+        if len(value) < field.get("min_items", 0):
+            fail(name, f"is empty: {field['empty']}")
+        if "length_of" in field and len(value) != len(root[field["length_of"]]):
+            fail(name, f"has {len(value)} entries for {len(root[field['length_of']])} {field['length_of']}")
+        items = field.get("items")
+        for index, item in enumerate(value):
+            if isinstance(items, str):
+                _check_object(item, items, f"{where + '.' if where else ''}{name}[{index}]", root, path)
+            elif items and not _fits(item, items):
+                fail(name, f"holds {json.dumps(item)[:60]}, expected {expected(items)}")
+
+
+def check(document, name, path):
+    """The document as file `name` ("job" or "plan") declares it, or FileError. A file of an
+    older version gets the value each later field stood for then."""
+    declared = FORMATS[name]
     if not isinstance(document, dict):
         raise FileError(f"{path}: not a JSON object")
-    for name, (kind, text) in fields.items():
-        if name not in document:
-            raise FileError(f"{path}: no field \"{name}\" ({text})")
-        value = document[name]
-        ok = isinstance(value, (int, float)) if kind is float else isinstance(value, kind)
-        if not ok or isinstance(value, bool):
-            raise FileError(f"{path}: field \"{name}\" is {json.dumps(value)[:60]}, expected "
-                            f"{_JSON_TYPES[kind]} ({text})")
+    version_field = declared["version_field"]
+    version = document.get(version_field)
+    if isinstance(version, int) and not isinstance(version, bool) and version > declared["version"]:
+        raise FileError(f"{path}: field \"{version_field}\" is {version}, newer than this reader's "
+                        f"{declared['version']}: use a newer harness")
+    if isinstance(version, int):
+        for field_name, field in declared["fields"].items():
+            if "since" in field and version < field["since"][0]:
+                document.setdefault(field_name, field["since"][1])
+    _check_object(document, name, "", document, path)
+    return document
 
 
-def _read(path, fields, version_field, version, since=None):
+def _read(path, name):
     try:
         with open(path) as stream:
             document = json.load(stream)
@@ -82,54 +117,74 @@ def _read(path, fields, version_field, version, since=None):
         raise FileError(f"{path}: cannot be read ({error.strerror})") from None
     except json.JSONDecodeError as error:
         raise FileError(f"{path}: not JSON ({error})") from None
-    _check(document, {version_field: fields[version_field]}, path)
-    if document[version_field] > version:
-        raise FileError(f"{path}: {version_field} {document[version_field]} is newer than this "
-                        f"reader's {version}")
-    for name, (first_version, value) in (since or {}).items():
-        if document[version_field] < first_version:
-            document.setdefault(name, value)
-    _check(document, fields, path)
-    return document
+    return check(document, name, path)
 
 
 def read_job(path):
-    job = _read(path, JOB_FIELDS, "job_version", JOB_VERSION, JOB_FIELDS_SINCE)
-    if job["first_bucket_rule"] not in ("fixed", "follows_cap"):
-        raise FileError(f"{path}: field \"first_bucket_rule\" is {job['first_bucket_rule']!r}, "
-                        "expected fixed or follows_cap")
-    for index, step in enumerate(job["steps"]):
-        where = f"{path}: steps[{index}]"
-        _check(step, {k: v for k, v in STEP_FIELDS.items() if k != "loss"}, where)
-        if not isinstance(step.get("loss"), (int, float, type(None))):
-            raise FileError(f"{where}: field \"loss\" is not a number")
-    if not job["steps"]:
-        raise FileError(f"{path}: no recorded step")
-    return job
+    return _read(path, "job")
 
 
 def read_plan(path):
-    plan = _read(path, PLAN_FIELDS, "plan_version", PLAN_VERSION)
-    if plan["compression"] not in ("none", "fp16", "bf16"):
-        raise FileError(f"{path}: field \"compression\" is {plan['compression']!r}, expected "
-                        "none, fp16 or bf16")
-    if not (plan["backend"] == "gloo" or plan["backend"].startswith("harness:")):
-        raise FileError(f"{path}: field \"backend\" is {plan['backend']!r}, expected gloo or "
-                        "harness:<plugin>")
-    if not plan["bucket_cap_mb"] > 0:
-        raise FileError(f"{path}: field \"bucket_cap_mb\" must be above 0")
-    return plan
+    return _read(path, "plan")
 
 
-def write(path, document):
+def write_atomically(path, document):
+    """The JSON document at path, whole or not at all (a reader never meets half a file)."""
     with open(path + ".partial", "w") as stream:
         json.dump(document, stream, indent=1)
     os.replace(path + ".partial", path)
 
 
+def _write(path, document, name):
+    check(document, name, path)
+    write_atomically(path, document)
+
+
+def write_job(path, job):
+    _write(path, dict(job, job_version=JOB_VERSION), "job")
+
+
+def write_plan(path, plan):
+    _write(path, dict(plan, plan_version=PLAN_VERSION), "plan")
+
+
+def _schema_of(field):
+    schema = {"type": [field["type"], "null"] if field.get("nullable") else field["type"]}
+    for key, schema_key in (("choices", "enum"), ("pattern", "pattern"), ("minimum", "minimum"),
+                            ("maximum", "maximum"), ("above", "exclusiveMinimum"),
+                            ("min_items", "minItems")):
+        if key in field:
+            schema[schema_key] = field[key]
+    items = field.get("items")
+    if isinstance(items, str):
+        schema["items"] = {"$ref": f"#/$defs/{items}"}
+    elif items:
+        schema["items"] = _schema_of(items)
+    if "meaning" in field:
+        schema["description"] = field["meaning"]
+    return schema
+
+
+def _object_schema(kind):
+    fields = FORMATS[kind]["fields"]
+    return {"type": "object",
+            "required": sorted(n for n, f in fields.items() if not f.get("optional")),
+            "properties": {name: _schema_of(field) for name, field in fields.items()}}
+
+
+def schema(name):
+    """The JSON Schema of file `name` ("job" or "plan")."""
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": FORMATS[name]["file"], **_object_schema(name)}
+    kinds = {f["items"] for k in FORMATS.values() if isinstance(k, dict) and "fields" in k
+             for f in k["fields"].values() if isinstance(f.get("items"), str)}
+    if name == "job":
+        document["$defs"] = {kind: _object_schema(kind) for kind in sorted(kinds)}
+    return document
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--schema"]:
-        print(json.dumps({"job": schema(JOB_FIELDS, "job.json"),
-                          "plan": schema(PLAN_FIELDS, "plan.json")}, indent=1))
+        print(json.dumps({"job": schema("job"), "plan": schema("plan")}, indent=1))
     else:
         sys.exit("usage: python3 -m harness_tune.job_file --schema")

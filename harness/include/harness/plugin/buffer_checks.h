@@ -2,18 +2,18 @@
 #pragma once
 
 #include <algorithm>
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "harness/plugin/status.h"
 #include "harness/plugin/types.h"
 
 namespace harness::plugin {
 
-// A buffer for `backend`: on `device`, of one of `dtypes`, non-null unless empty, at most
-// max_count elements.
+// A buffer for `backend`: on `device`, of one of `dtypes` (the list its capabilities give),
+// non-null unless empty, at most max_count elements.
 inline Status check_buffer(const BufferView& buffer, const char* backend, DeviceKind device,
-                           std::initializer_list<DType> dtypes,
+                           const std::vector<DType>& dtypes,
                            std::size_t max_count = static_cast<std::size_t>(INT32_MAX)) {
   if (buffer.device != device)
     return Status::unsupported(std::string(backend) + " backend needs " + device_kind_name(device) +

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <vector>
 
 namespace harness::plugin {
 
@@ -14,24 +16,48 @@ enum class DeviceKind { kCpu, kCuda };
 // `count` elements in total, each rank's share count / ranks where the collective splits it.
 enum class Collective { kAllreduce, kReduceScatter, kAllgather, kBroadcast, kAlltoall };
 
+// Every element type, once, in DType's order: its name (in experiment files, records and
+// messages), its size, and torch's name for it (torch.float32 without "torch.", as a captured
+// job names its parameters' types). Everything that lists or names element types reads this
+// table, as gloo and nccl-tests keep one table of their ops.
+struct ElementTypeRow {
+  DType dtype;
+  const char* name;
+  std::size_t size;
+  const char* torch_name;
+};
+inline constexpr ElementTypeRow kElementTypes[] = {{DType::kFloat32, "fp32", 4, "float32"},
+                                                   {DType::kFloat64, "fp64", 8, "float64"},
+                                                   {DType::kFloat16, "fp16", 2, "float16"},
+                                                   {DType::kBFloat16, "bf16", 2, "bfloat16"}};
+
+constexpr bool rows_follow_dtype_order() {
+  for (std::size_t i = 0; i < std::size(kElementTypes); ++i)
+    if (static_cast<std::size_t>(kElementTypes[i].dtype) != i) return false;
+  return true;
+}
+static_assert(rows_follow_dtype_order(), "kElementTypes: one row per DType, in DType's order");
+
+inline const ElementTypeRow* element_type_row(DType dtype) noexcept {
+  const auto index = static_cast<std::size_t>(dtype);
+  return index < std::size(kElementTypes) ? &kElementTypes[index] : nullptr;
+}
+
 inline std::size_t dtype_size(DType dtype) noexcept {
-  switch (dtype) {
-    case DType::kFloat32: return 4;
-    case DType::kFloat64: return 8;
-    case DType::kFloat16: return 2;
-    case DType::kBFloat16: return 2;
-  }
-  return 0;
+  const ElementTypeRow* row = element_type_row(dtype);
+  return row ? row->size : 0;
 }
 
 inline const char* dtype_name(DType dtype) noexcept {
-  switch (dtype) {
-    case DType::kFloat32: return "fp32";
-    case DType::kFloat64: return "fp64";
-    case DType::kFloat16: return "fp16";
-    case DType::kBFloat16: return "bf16";
-  }
-  return "?";
+  const ElementTypeRow* row = element_type_row(dtype);
+  return row ? row->name : "?";
+}
+
+// Every element type: the list of a communicator that reduces them all.
+inline std::vector<DType> every_dtype() {
+  std::vector<DType> dtypes;
+  for (const ElementTypeRow& row : kElementTypes) dtypes.push_back(row.dtype);
+  return dtypes;
 }
 
 inline const char* reduce_op_name(ReduceOp op) noexcept {

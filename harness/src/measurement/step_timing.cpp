@@ -1,14 +1,14 @@
-#include "train/step_timing.h"
+#include "measurement/step_timing.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
+#include "measurement/arrival_skew.h"
 #include "metrics/statistics.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/mpi_check.h"
 #include "mpi/watchdog.h"
-#include "train/arrival_skew.h"
 
 namespace harness {
 namespace {

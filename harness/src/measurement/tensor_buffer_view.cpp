@@ -1,21 +1,11 @@
-#include "train/tensor_buffer_view.h"
+#include "measurement/tensor_buffer_view.h"
 
 #include <stdexcept>
 
 namespace harness {
 
-c10::ScalarType scalar_type_of(plugin::DType dtype) {
-  switch (dtype) {
-    case plugin::DType::kFloat32: return c10::kFloat;
-    case plugin::DType::kFloat64: return c10::kDouble;
-    case plugin::DType::kFloat16: return c10::kHalf;
-    case plugin::DType::kBFloat16: return c10::kBFloat16;
-  }
-  return c10::kFloat;
-}
-
 plugin::BufferView buffer_view_of(const at::Tensor& tensor, plugin::DType dtype) {
-  if (tensor.scalar_type() != scalar_type_of(dtype) || !tensor.is_contiguous())
+  if (tensor.scalar_type() != plugin::scalar_type_of(dtype) || !tensor.is_contiguous())
     throw std::logic_error(std::string("buffer_view_of: the tensor is not a contiguous ") +
                            plugin::dtype_name(dtype) + " buffer");
   plugin::BufferView view;

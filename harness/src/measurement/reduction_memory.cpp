@@ -1,4 +1,4 @@
-#include "train/reduction_memory.h"
+#include "measurement/reduction_memory.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "train/communication_thread.h"
+#include "measurement/communication_thread.h"
 
 #include <utility>
 

@@ -6,7 +6,7 @@ import datetime
 import os
 import shutil
 
-from .tune_launch import JobError, kept_files
+from .launch import JobError, kept_files
 
 MANIFEST = ".harness-tune"
 KEPT = "kept"  # the user's files as they were before the job's first write (kept_files)

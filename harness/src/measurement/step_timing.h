@@ -5,8 +5,8 @@
 
 #include <mpi.h>
 
+#include "measurement/step_samples.h"
 #include "record/record_parts.h"
-#include "train/step_samples.h"
 #include "trial/trial_context.h"
 
 namespace harness {

@@ -19,9 +19,11 @@ import os
 import signal
 import sys
 
-from . import stats
-from .tune_folder import KEPT, ResultsFolder
-from .tune_launch import JobError, check_world, kept_files, run_harness, run_job
+from harness_analysis import stats
+
+from . import job_file
+from .folder import KEPT, ResultsFolder
+from .launch import JobError, check_world, kept_files, run_harness, run_job
 
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
 
@@ -197,7 +199,7 @@ class Tuner:
 
     def check_taken(self, plan_path, applied):
         """check_applied, with plan.json marked withdrawn first when the job did not take it."""
-        plan = json.load(open(plan_path))
+        plan = job_file.read_plan(plan_path)
         try:
             check_applied(plan, applied)
         except JobError:
@@ -268,13 +270,12 @@ class Tuner:
         return fidelity_failure(ratio, low, high)
 
     def save_plan(self, plan):
-        with open(self.path("plan.json"), "w") as stream:
-            json.dump(plan, stream, indent=1)
+        job_file.write_plan(self.path("plan.json"), plan)
 
     def try_plans(self, candidates, measured_runs):
         """Verifies each candidate in turn; returns (verdict, lines) for the first that holds."""
         for config, predicted in candidates:
-            plan = dict(config, plan_version=1, predicted_ratio=list(predicted))
+            plan = dict(config, predicted_ratio=list(predicted))
             self.save_plan(plan)
             defaults, planned = self.verify(self.path("plan.json"))
             measured_runs += [[s["step_s"] for s in run] for run in defaults]
@@ -335,7 +336,7 @@ class Tuner:
         # short-stepped job can differ from the next by more than the bound.
         failure = self.fidelity(results[0]["runs"], measured_runs)
         if failure and os.path.exists(self.path("plan.json")):
-            plan = json.load(open(self.path("plan.json")))
+            plan = job_file.read_plan(self.path("plan.json"))
             plan["withdrawn"] = "the replay did not predict the job's own step time"
             self.save_plan(plan)
         return self.answer(failure, ()) if failure else self.answer(*verdict)

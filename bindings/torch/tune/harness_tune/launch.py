@@ -1,6 +1,6 @@
 """How scripts/tune runs a user's job: the launch command as the user gave it (torchrun, or
 mpirun with the variables PyTorch reads), its world size, and one run of it with the tune
-recorder injected from outside (harness_tune/inject.py), whose result file it returns; and how
+recorder injected from outside (inject), whose result file it returns; and how
 it runs the harness's replay trials (mpirun)."""
 import glob
 import json
@@ -13,11 +13,11 @@ import sys
 import time
 import uuid
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TUNE_PACKAGE = os.path.join(REPO, "bindings", "torch", "tune")
+from . import kept_files  # the job's side keeps the user's files, this side restores them
+
+# The folder holding this package, and site/: what the job's Python is given to import it.
+TUNE_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(TUNE_PACKAGE, "site")
-sys.path.insert(0, TUNE_PACKAGE)
-from harness_tune import kept_files  # noqa: E402  (the job's side keeps them, this side restores)
 
 
 class JobError(RuntimeError):

@@ -1,4 +1,4 @@
-#include "train/arrival_skew.h"
+#include "measurement/arrival_skew.h"
 
 #include <algorithm>
 #include <chrono>
