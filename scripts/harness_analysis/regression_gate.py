@@ -334,6 +334,9 @@ def parse_args():
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="Google Benchmark min time per repetition, s (default 0.05)")
     parser.add_argument("--quick", action="store_true", help="3 rounds (CI)")
+    parser.add_argument("--even-if-unchanged", action="store_true",
+                        help="measure even when the base and the candidate build the same "
+                             "benchmarks from the same sources")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="fail on the first pass's verdict, without measuring what it "
                              "flagged again (the calibration's raw single-pass rates)")
@@ -417,8 +420,32 @@ def confirm(base, candidate, runs, flagged, args, work):
     return rows
 
 
+# What the benchmarks measure is built from these: where none of them differs between the base
+# and the candidate, the two builds are the same program and the gate would measure only noise.
+MEASURED_SOURCES = ("harness", "plugins", "bench", "cmake", "CMakeLists.txt", "experiments",
+                    "data", "scripts/build", "scripts/lib")
+
+
+def same_measured_sources(args):
+    """True when the base commit and the candidate (the working tree, or --candidate) hold the
+    same MEASURED_SOURCES, said on stdout."""
+    if args.self or args.even_if_unchanged:
+        return False
+    sides = [args.base] + ([args.candidate] if args.candidate else [])
+    differs = subprocess.run(["git", "diff", "--quiet", *sides, "--", *MEASURED_SOURCES], cwd=ROOT)
+    if differs.returncode not in (0, 1):
+        fail(f"git diff {' '.join(sides)} failed")
+    if differs.returncode == 0:
+        print(f"regression: the candidate and {args.base} build the same benchmarks (no change under "
+              f"{', '.join(MEASURED_SOURCES)}): nothing to compare; the gate passes "
+              "(--even-if-unchanged measures them anyway)")
+    return differs.returncode == 0
+
+
 def main():
     args = parse_args()
+    if same_measured_sources(args):
+        return 0
     base, candidate = prepare_sides(args)
     suites = [s for s in args.suites if base.has(s) and candidate.has(s)]
     for s in args.suites:

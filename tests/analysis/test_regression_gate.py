@@ -61,3 +61,27 @@ def test_the_base_build_cache_keeps_only_the_most_recently_used(tmp_path):
     os.utime(tmp_path / ".abc-half-made", (1, 1))
     gate.prune_base_builds(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == ["newest", "second", "third"]
+
+
+def gate_args(base, candidate):
+    import argparse
+    args = argparse.Namespace(base=base, candidate=candidate, even_if_unchanged=False)
+    setattr(args, "self", False)  # --self, a keyword Namespace() cannot take
+    return args
+
+
+def test_the_gate_measures_only_where_the_benchmarked_sources_differ(capsys):
+    import subprocess
+    import pytest
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=gate.ROOT, capture_output=True,
+                          text=True).stdout.strip()
+    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=gate.ROOT,
+                           capture_output=True, text=True).stdout.split()[-1]
+    assert gate.same_measured_sources(gate_args(head, head))
+    assert "nothing to compare" in capsys.readouterr().out
+    if first == head:
+        pytest.skip("a clone of one commit has no other to compare with")
+    assert not gate.same_measured_sources(gate_args(first, head))  # the harness grew since
+    forced = gate_args(head, head)
+    forced.even_if_unchanged = True
+    assert not gate.same_measured_sources(forced)
