@@ -2,8 +2,8 @@
 # externally managed; nothing goes into the system's). The torch pinned in
 # scripts/lib/torch-requirements.txt; a user who points the build at their own torch
 # (HARNESS_TORCH_PYTHON=/path/to/python in the environment) gets none of it.
-#   ensure_torch_venv: makes .venv from /usr/bin/python3 when it is missing, and installs the
-#   pinned requirements when they are not what it holds. Safe to run again.
+#   ensure_torch_venv: links .venv to the machine's environment of the pinned requirements,
+#   making it from /usr/bin/python3 first where there is none. Safe to run again.
 #   torch_venv_ready: whether that is done already (or HARNESS_TORCH_PYTHON imports torch).
 torch_venv_ready() {
   if [ -n "${HARNESS_TORCH_PYTHON:-}" ]; then
@@ -13,16 +13,34 @@ torch_venv_ready() {
   [ -x .venv/bin/python ] && cmp -s .venv/.harness-requirements scripts/lib/torch-requirements.txt
 }
 
+# The environment itself lives outside the clone, one per pinned requirements file, shared by
+# every clone on the machine (HARNESS_CACHE_DIR, else ~/.cache/harness: venvs/<hash>), and .venv
+# links to it: its 4 GB are unpacked once per machine, as the compiler cache compiles once. The
+# two most recently used are kept.
 ensure_torch_venv() {
   torch_venv_ready && return 0
   if [ -n "${HARNESS_TORCH_PYTHON:-}" ]; then  # the user's own torch: checked, nothing installed
     echo "scripts/setup: HARNESS_TORCH_PYTHON=$HARNESS_TORCH_PYTHON cannot import torch" >&2
     return 1
   fi
-  local venv=.venv requirements=scripts/lib/torch-requirements.txt
-  local stamp="$venv/.harness-requirements"
-  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
-  echo "scripts/setup: installing PyTorch into $venv from PyPI ($(grep -m1 '^torch' "$requirements"); about 4 GB with CUDA's libraries)"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$stamp"
+  local requirements=scripts/lib/torch-requirements.txt
+  local venvs="${HARNESS_CACHE_DIR:-$HOME/.cache/harness}/venvs"
+  local shared
+  shared="$venvs/$(sha256sum "$requirements" | cut -c1-16)"
+  mkdir -p "$venvs"
+  (  # one clone installs, another one at the same moment waits for it
+    flock 9
+    if ! { [ -x "$shared/bin/python" ] && cmp -s "$shared/.harness-requirements" "$requirements"; }; then
+      rm -rf "$shared"
+      /usr/bin/python3 -m venv "$shared"
+      echo "scripts/setup: installing PyTorch into $shared (linked as .venv) from PyPI ($(grep -m1 '^torch' "$requirements"); about 4 GB with CUDA's libraries)"
+      "$shared/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements" ||
+        { rm -rf "$shared"; exit 1; }
+      cp "$requirements" "$shared/.harness-requirements"
+    fi
+    touch "$shared"
+    ls -1dt "$venvs"/*/ | tail -n +3 | xargs -r rm -rf
+  ) 9>"$venvs/.lock" || return 1
+  [ -L .venv ] || rm -rf .venv  # this clone's own environment of other requirements
+  ln -sfn "$shared" .venv
 }
