@@ -423,7 +423,9 @@ def confirm(base, candidate, runs, flagged, args, work):
 # What the benchmarks measure is built from these: where none of them differs between the base
 # and the candidate, the two builds are the same program and the gate would measure only noise.
 MEASURED_SOURCES = ("harness", "plugins", "bench", "cmake", "CMakeLists.txt", "experiments",
-                    "data", "scripts/build", "scripts/lib")
+                    "data", "tests/fixtures", "scripts/build", "scripts/setup", "scripts/lib",
+                    "scripts/export_model.py",
+                    "bindings/torch/tune/harness_tune/file_formats.json")
 
 
 def same_measured_sources(args):

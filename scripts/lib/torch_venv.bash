@@ -18,9 +18,16 @@ torch_venv_ready() {
 # links to it: its 4 GB are unpacked once per machine, as the compiler cache compiles once. The
 # two most recently used are kept.
 ensure_torch_venv() {
-  torch_venv_ready && return 0
+  if torch_venv_ready; then
+    [ -L .venv ] && touch "$(readlink -f .venv)"  # in use: the pruning below keeps it
+    return 0
+  fi
   if [ -n "${HARNESS_TORCH_PYTHON:-}" ]; then  # the user's own torch: checked, nothing installed
     echo "scripts/setup: HARNESS_TORCH_PYTHON=$HARNESS_TORCH_PYTHON cannot import torch" >&2
+    return 1
+  fi
+  if [ -d .venv ] && [ ! -L .venv ] && [ ! -e .venv/.harness-requirements ]; then
+    echo "scripts/setup: .venv is an environment this project did not make; move it away (or set HARNESS_TORCH_PYTHON to its python)" >&2
     return 1
   fi
   local requirements=scripts/lib/torch-requirements.txt
@@ -39,8 +46,19 @@ ensure_torch_venv() {
       cp "$requirements" "$shared/.harness-requirements"
     fi
     touch "$shared"
-    ls -1dt "$venvs"/*/ | tail -n +3 | xargs -r rm -rf
-  ) 9>"$venvs/.lock" || return 1
-  [ -L .venv ] || rm -rf .venv  # this clone's own environment of other requirements
-  ln -sfn "$shared" .venv
+    # This project's own earlier environment (an older pin) gives way to the link.
+    [ -L .venv ] || rm -rf .venv
+    ln -sfn "$shared" .venv
+    prune_torch_venvs "$venvs"
+  ) 9>"$venvs/.lock"
+}
+
+# prune_torch_venvs DIR: all but the two most recently used environments in DIR go (only
+# directories that are DIR's own entries: a link there is left alone).
+prune_torch_venvs() {
+  local entry kept=0
+  while IFS= read -r -d '' entry; do
+    kept=$((kept + 1))
+    [ "$kept" -le 2 ] || rm -rf -- "${entry#* }"
+  done < <(find "$1" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\0' | sort -z -rn)
 }

@@ -69,6 +69,9 @@ same_refusal no_steps.json 'job["steps"] = []'
 same_refusal world.json 'job["world_size"] = 0'
 same_refusal newer_too.json 'job["job_version"] = 3'
 same_refusal old_rule.json 'job["job_version"] = 1; job["first_bucket_rule"] = 5'
+same_refusal step_object.json 'job["steps"][0] = 5'
+same_refusal utf8.json 'job["parameters"][0]["dtype"] = "fl\u00f6at32" * 20'
+same_refusal huge_count.json 'job["parameter_count"] = 2**63'
 
 huge=$(changed_job huge.json 'job["parameters"][0]["numel"] = 10**12')
 $MPIRUN -np 2 "$HARNESS" "$(experiment huge "$huge")" --results-dir "$WORK/r" -q ||

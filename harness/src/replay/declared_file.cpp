@@ -66,6 +66,18 @@ std::string expected(const Json& field) {
   return text + (field.value("nullable", false) ? " or null" : "");
 }
 
+// A value as the Python reader echoes it: compact JSON, its first 60 characters (not bytes: a
+// cut never splits a UTF-8 character, which would make the message itself invalid JSON text).
+std::string echoed(const Json& value) {
+  const std::string text = value.dump();
+  std::size_t characters = 0, end = 0;
+  for (; end < text.size(); ++end) {
+    const bool starts_character = (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
+    if (starts_character && characters++ == 60) break;
+  }
+  return text.substr(0, end);
+}
+
 bool of_type(const Json& value, const std::string& type) {
   if (type == "integer") return value.is_number_integer();
   if (type == "number") return value.is_number();
@@ -119,7 +131,7 @@ class ObjectCheck {
         fail(at, "is missing (expected " + expected(field) + ": " +
                      field.at("meaning").get<std::string>() + ")");
       }
-      if (!fits(*found, field)) fail(at, "is " + found->dump().substr(0, 60) + ", expected " + expected(field));
+      if (!fits(*found, field)) fail(at, "is " + echoed(*found) + ", expected " + expected(field));
       if (found->is_array()) array(*found, field, at);
     }
   }
@@ -140,7 +152,7 @@ class ObjectCheck {
       if (items.is_string())
         object(value[i], items.get<std::string>(), at + "[" + std::to_string(i) + "]");
       else if (!fits(value[i], items))
-        fail(at, "holds " + value[i].dump().substr(0, 60) + ", expected " + expected(items));
+        fail(at, "holds " + echoed(value[i]) + ", expected " + expected(items));
     }
   }
 

@@ -331,7 +331,9 @@ def ddp_register_comm_hook(self, state, hook):
 def tensor_backward(self, *args, **kwargs):
     result = _original_backward(self, *args, **kwargs)
     if RECORDING is not None:
-        RECORDING.backward_ended(self.detach().item() if self.numel() == 1 else None)
+        loss = self.detach().item() if self.numel() == 1 else None
+        # A diverged loss (nan, inf) is recorded as none: job.json holds finite numbers only.
+        RECORDING.backward_ended(loss if loss is not None and math.isfinite(loss) else None)
     return result
 
 

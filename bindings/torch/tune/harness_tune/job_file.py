@@ -5,6 +5,7 @@ version, a missing field or a value of another type or range, naming the file an
 writer refuses to write what its reader would refuse. python3 -m harness_tune.job_file --schema
 prints the schemas."""
 import json
+import math
 import os
 import re
 import sys
@@ -44,11 +45,18 @@ def expected(field):
     return text + (" or null" if field.get("nullable") else "")
 
 
+INT64 = (-2 ** 63, 2 ** 63 - 1)  # the C++ reader's whole numbers
+
+
 def _fits(value, field):
     if value is None:
         return bool(field.get("nullable"))
     kind = _PYTHON_TYPES[field["type"]]
     if isinstance(value, bool) != (field["type"] == "boolean") or not isinstance(value, kind):
+        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    if field["type"] == "integer" and not INT64[0] <= value <= INT64[1]:
         return False
     if "choices" in field and value not in field["choices"]:
         return False
@@ -61,13 +69,31 @@ def _fits(value, field):
     return not ("above" in field and not value > field["above"])
 
 
+def _dumped(value):
+    """A value as the C++ reader echoes it: compact JSON, UTF-8, its first 60 characters."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))[:60]
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is no JSON number")
+
+
+def _no_duplicates(pairs):
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"duplicate key \"{key}\" in the same object")
+    return dict(pairs)
+
+
 def _check_object(document, kind, where, root, path):
     def fail(name, problem):
         field = f"{where}.{name}" if where else name
         raise FileError(f"{path}: field \"{field}\" {problem}")
 
     if not isinstance(document, dict):
-        raise FileError(f"{path}: {'field ' + repr(where) if where else 'the document'} is not a JSON object")
+        what = f'field "{where}"' if where else "the document"
+        raise FileError(f"{path}: {what} is not a JSON object")
     for name, field in FORMATS[kind]["fields"].items():
         if name not in document:
             if field.get("optional"):
@@ -75,7 +101,7 @@ def _check_object(document, kind, where, root, path):
             fail(name, f"is missing (expected {expected(field)}: {field['meaning']})")
         value = document[name]
         if not _fits(value, field):
-            fail(name, f"is {json.dumps(value)[:60]}, expected {expected(field)}")
+            fail(name, f"is {_dumped(value)}, expected {expected(field)}")
         if field["type"] != "array" or value is None:
             continue
         if len(value) < field.get("min_items", 0):
@@ -87,7 +113,7 @@ def _check_object(document, kind, where, root, path):
             if isinstance(items, str):
                 _check_object(item, items, f"{where + '.' if where else ''}{name}[{index}]", root, path)
             elif items and not _fits(item, items):
-                fail(name, f"holds {json.dumps(item)[:60]}, expected {expected(items)}")
+                fail(name, f"holds {_dumped(item)}, expected {expected(items)}")
 
 
 def check(document, name, path):
@@ -111,11 +137,12 @@ def check(document, name, path):
 
 def _read(path, name):
     try:
-        with open(path) as stream:
-            document = json.load(stream)
+        with open(path, encoding="utf-8") as stream:
+            document = json.load(stream, parse_constant=_refuse_constant,
+                                 object_pairs_hook=_no_duplicates)
     except OSError as error:
         raise FileError(f"{path}: cannot be read ({error.strerror})") from None
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError among them
         raise FileError(f"{path}: not JSON ({error})") from None
     return check(document, name, path)
 
@@ -130,8 +157,8 @@ def read_plan(path):
 
 def write_atomically(path, document):
     """The JSON document at path, whole or not at all (a reader never meets half a file)."""
-    with open(path + ".partial", "w") as stream:
-        json.dump(document, stream, indent=1)
+    with open(path + ".partial", "w", encoding="utf-8") as stream:
+        json.dump(document, stream, indent=1, allow_nan=False)
     os.replace(path + ".partial", path)
 
 
