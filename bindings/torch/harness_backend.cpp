@@ -9,57 +9,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <filesystem>
 #include <optional>
-#include <regex>
-#include <set>
 #include <stdexcept>
 
 #include "harness/plugin/torch_element_types.h"
-#include "loader/communicator_factory.h"
-#include "loader/plugin_capabilities.h"
+#include "loader/plugin_registry.h"
 
 namespace harness::torch_binding {
 namespace {
-
-std::string environment(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? value : fallback;
-}
-
-// Where the plugins are: HARNESS_PLUGIN_PATH, then this build's plugin folder.
-std::vector<std::string> plugin_directories() {
-  std::vector<std::string> directories = plugin_search_path({});
-  directories.push_back(HARNESS_TORCH_PLUGIN_DIR);
-  return directories;
-}
-
-// The plugins that link the harness's own LibTorch: never loaded into PyTorch's process, whose
-// torch is another (their libraries would clash with it).
-bool carries_libtorch(const std::string& plugin) { return plugin == "torch_gloo"; }
-
-// Only the chosen plugin is loaded (see carries_libtorch): the others, by their file names.
-std::string available() {
-  static const std::regex pattern("libharness_comm_([A-Za-z0-9_]+)\\.so");
-  std::set<std::string> names;
-  for (const std::string& directory : plugin_directories()) {
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-      const std::string file = entry.path().filename().string();
-      std::smatch match;
-      if (std::regex_match(file, match, pattern) && !carries_libtorch(match[1])) names.insert(match[1]);
-    }
-  }
-  std::string listed;
-  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
-  return listed.empty() ? "none" : listed;
-}
-
-DiscoveryOptions only(const PluginChoice& choice) {
-  DiscoveryOptions options;
-  options.only_file = "libharness_comm_" + choice.name + ".so";
-  return options;
-}
 
 // What this rank found, published to the others so that every rank fails alike, with the
 // first failing rank's reason, or none does.
@@ -84,28 +41,17 @@ std::string first_problem(const std::vector<JoinNote>& notes, const JoinNote& mi
 
 }  // namespace
 
-PluginChoice PluginChoice::from_environment() {
-  PluginChoice choice;
-  choice.name = environment("HARNESS_BACKEND", choice.name);
-  choice.params = environment("HARNESS_BACKEND_PARAMS", choice.params);
-  return choice;
-}
-
 HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int rank,
                                          int size, std::chrono::milliseconds timeout,
                                          const PluginChoice& choice)
     : c10d::Backend(rank, size),
       choice_(choice),
-      registry_(PluginRegistry::discover(plugin_directories(), only(choice))),
       bootstrap_(std::make_shared<StoreBootstrap>(store, rank, size)) {
-  // What the harness's own command shows of its plugin folders (a typo in HARNESS_PLUGIN_PATH,
-  // a plugin refused or shadowed), said here too: once, by rank 0.
-  if (rank == 0) {
+  // What the harness's own command shows of its plugin folders (a typo in HARNESS_PLUGIN_PATH),
+  // said here too: once, by rank 0.
+  if (rank == 0)
     for (const std::string& warning : plugin_path_warnings())
       std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
-    for (const std::string& warning : registry_.warnings())
-      std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
-  }
   JoinNote mine;
   // The whole choice, hashed: parameters longer than the note are compared in full too.
   const std::string wanted = choice_.name + " " + choice_.params + " " + std::to_string(size);
@@ -114,35 +60,12 @@ HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int
       .copy(mine.choice, sizeof mine.choice - 1);
   std::string problem;
   try {
-    if (carries_libtorch(choice_.name))
-      throw std::runtime_error("HARNESS_BACKEND: " + choice_.name +
-                               " is the harness's own copy of PyTorch's gloo, for the harness's "
-                               "command; inside PyTorch, use the gloo backend itself");
-    const PluginHandle* handle = registry_.find(plugin::PluginKind::kCommunicator, choice_.name);
-    if (!handle) {
-      const std::string why =
-          registry_.not_built_reason(plugin::PluginKind::kCommunicator, choice_.name);
-      throw std::runtime_error(
-          "HARNESS_BACKEND: " + choice_.name +
-          (why.empty() ? " is no communicator plugin (available: " + available() + ")"
-                       : " is not built: " + why));
-    }
-    capabilities_ = communicator_capabilities(*handle);
-    if (!capabilities_.unavailable_reason.empty())
-      throw std::runtime_error(choice_.name + ": " + capabilities_.unavailable_reason);
-    if (!capabilities_.host_buffers)
-      throw std::runtime_error(choice_.name + " reduces GPU buffers only; this group is CPU");
-    Json params;
-    try {
-      params = Json::parse(choice_.params);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) + ")");
-    }
-    try {
-      communicator_ = create_communicator(*handle, params);
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error("HARNESS_BACKEND_PARAMS for " + choice_.name + ": " + e.what());
-    }
+    opened_ = open_backend(choice_, [store](const std::string& scope, int sub_rank, int sub_size) {
+      return std::make_unique<StoreBootstrap>(store, sub_rank, sub_size, "harness/" + scope);
+    });
+    if (rank == 0)
+      for (const std::string& warning : plugin_warnings(opened_))
+        std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
   } catch (const std::exception& e) {
     problem = e.what();
   }
@@ -156,9 +79,10 @@ HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int
   plugin::GroupInit group;
   group.rank = rank;
   group.size = size;
-  group.local_rank = std::atoi(environment("LOCAL_RANK", "0").c_str());
+  const char* local_rank = std::getenv("LOCAL_RANK");
+  group.local_rank = local_rank ? std::atoi(local_rank) : 0;
   group.bootstrap = bootstrap_.get();
-  const plugin::Status joined = communicator_->init(group);
+  const plugin::Status joined = opened_.communicator->init(group);
   if (!joined.is_ok())
     throw std::runtime_error("harness:" + choice_.name +
                              " could not join the group: " + joined.message());
@@ -183,7 +107,7 @@ HarnessBackend::~HarnessBackend() {
 }
 
 std::string HarnessBackend::describe() const {
-  return choice_.name + ": " + (communicator_ ? communicator_->describe() : std::string());
+  return choice_.name + ": " + (opened_.communicator ? opened_.communicator->describe() : std::string());
 }
 
 void HarnessBackend::unsupported(const std::string& call) const {
@@ -194,7 +118,7 @@ void HarnessBackend::unsupported(const std::string& call) const {
 }
 
 void HarnessBackend::require(plugin::Collective collective) const {
-  const auto& offered = capabilities_.collectives;
+  const auto& offered = opened_.capabilities.collectives;
   if (std::find(offered.begin(), offered.end(), collective) == offered.end())
     throw std::runtime_error("harness:" + choice_.name + " does not offer " +
                              plugin::collective_name(collective) +
@@ -214,7 +138,7 @@ plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
   const std::string where = "harness:" + choice_.name + " " + call;
   check_host_tensor(tensor, call);
   const auto dtype = plugin::dtype_of(tensor.scalar_type());
-  const auto& offered = capabilities_.dtypes;
+  const auto& offered = opened_.capabilities.dtypes;
   if (!dtype || std::find(offered.begin(), offered.end(), *dtype) == offered.end()) {
     std::string names;
     for (plugin::DType d : offered)
@@ -229,7 +153,7 @@ plugin::BufferView HarnessBackend::reduction_view(const at::Tensor& tensor,
 // The largest element type the plugin moves whose size divides `bytes`, if any.
 std::optional<plugin::DType> HarnessBackend::carrier_for(std::size_t bytes) const {
   std::optional<plugin::DType> carrier;
-  for (plugin::DType d : capabilities_.dtypes) {
+  for (plugin::DType d : opened_.capabilities.dtypes) {
     const std::size_t size = plugin::dtype_size(d);
     if (bytes % size == 0 && (!carrier || size > plugin::dtype_size(*carrier))) carrier = d;
   }
@@ -251,7 +175,7 @@ void HarnessBackend::check_host_tensor(const at::Tensor& tensor, const char* cal
 plugin::BufferView HarnessBackend::bytes_view(const at::Tensor& tensor, const char* call,
                                                    std::size_t blocks) const {
   if (auto dtype = plugin::dtype_of(tensor.scalar_type())) {
-    const auto& offered = capabilities_.dtypes;
+    const auto& offered = opened_.capabilities.dtypes;
     if (std::find(offered.begin(), offered.end(), *dtype) != offered.end())
       return reduction_view(tensor, call);
   }
@@ -291,7 +215,7 @@ plugin::BufferView fp32_view(const at::Tensor& padded) {
 // collectives send).
 bool HarnessBackend::needs_padding(const at::Tensor& tensor, std::size_t blocks) const {
   if (carrier_for(static_cast<std::size_t>(tensor.nbytes()) / blocks)) return false;
-  const auto& offered = capabilities_.dtypes;
+  const auto& offered = opened_.capabilities.dtypes;
   if (std::find(offered.begin(), offered.end(), plugin::DType::kFloat32) == offered.end())
     throw std::runtime_error("harness:" + choice_.name + ": " + std::to_string(tensor.nbytes()) +
                              " bytes fill no whole element of a type it moves");
@@ -305,7 +229,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::allgather_padded(
   const at::Tensor flat = at::empty({getSize() * staged.numel()}, staged.options());
   const plugin::BufferView in = fp32_view(staged), out = fp32_view(flat);
   return launch(
-      type, "allgather", std::move(outputs), [comm = communicator_, in, out, staged, flat, blocks] {
+      type, "allgather", std::move(outputs), [comm = opened_.communicator, in, out, staged, flat, blocks] {
         const plugin::Status status = comm->allgather(in, out, {});
         if (!status.is_ok()) return status;
         for (std::size_t r = 0; r < blocks.size(); ++r)
@@ -356,7 +280,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::allreduce(std::vector<at::Tensor>
     return integer_sum(c10d::OpType::ALLREDUCE, "allreduce", tensor, tensor);
   const plugin::BufferView view = reduction_view(tensor, "allreduce");
   return launch(c10d::OpType::ALLREDUCE, "allreduce", tensors,
-                [comm = communicator_, view, op] { return comm->allreduce(view, {op.op}); });
+                [comm = opened_.communicator, view, op] { return comm->allreduce(view, {op.op}); });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessBackend::allreduce_coalesced(
@@ -389,7 +313,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::allreduce_coalesced(
                        scatter_back);
   const plugin::BufferView view = reduction_view(flat, "allreduce_coalesced");
   return launch(c10d::OpType::ALLREDUCE_COALESCED, "allreduce_coalesced", tensors,
-                [comm = communicator_, view, op, scatter_back] {
+                [comm = opened_.communicator, view, op, scatter_back] {
                   const plugin::Status status = comm->allreduce(view, {op.op});
                   if (status.is_ok()) scatter_back();
                   return status;
@@ -409,7 +333,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::integer_sum(c10d::OpType type, co
                                                            std::function<void()> then) {
   check_host_tensor(input, call);
   check_host_tensor(output, call);
-  const auto& offered = capabilities_.dtypes;
+  const auto& offered = opened_.capabilities.dtypes;
   const auto offers = [&](plugin::DType d) {
     return std::find(offered.begin(), offered.end(), d) != offered.end();
   };
@@ -426,7 +350,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::integer_sum(c10d::OpType type, co
   const int64_t first = input.numel() == output.numel() ? 0 : getRank() * block;
   return launch(
       type, call, {output},
-      [comm = communicator_, input, output, carrier_dtype, carrier, exact_below, wide, block, first,
+      [comm = opened_.communicator, input, output, carrier_dtype, carrier, exact_below, wide, block, first,
        then] {
         const int64_t n = input.numel();
         at::Tensor staged = at::empty({n + 1}, input.options().dtype(carrier));
@@ -459,13 +383,13 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::broadcast(
   if (!needs_padding(tensor)) {
     const plugin::BufferView view = bytes_view(tensor, "broadcast");
     return launch(c10d::OpType::BROADCAST, "broadcast", tensors,
-                  [comm = communicator_, view, root] { return comm->broadcast(view, root); });
+                  [comm = opened_.communicator, view, root] { return comm->broadcast(view, root); });
   }
   const at::Tensor bytes = bytes_of(tensor);
   const at::Tensor staged = padded_copy(bytes);
   const plugin::BufferView view = fp32_view(staged);
   return launch(c10d::OpType::BROADCAST, "broadcast", tensors,
-                [comm = communicator_, view, root, bytes, staged] {
+                [comm = opened_.communicator, view, root, bytes, staged] {
                   const plugin::Status status = comm->broadcast(view, root);
                   if (status.is_ok()) bytes.copy_(staged.narrow(0, 0, bytes.numel()));
                   return status;
@@ -494,7 +418,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::_allgather_base(at::Tensor& outpu
   const plugin::BufferView out = view_like(output, in, "allgather");
   return launch(
       c10d::OpType::_ALLGATHER_BASE, "allgather", {output},
-      [comm = communicator_, in, out, keep = input] { return comm->allgather(in, out, {}); });
+      [comm = opened_.communicator, in, out, keep = input] { return comm->allgather(in, out, {}); });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessBackend::allgather(
@@ -529,7 +453,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::allgather(
   (void)options;
   return launch(
       c10d::OpType::ALLGATHER, "allgather", targets,
-      [comm = communicator_, in, out, flat, targets, keep = source] {
+      [comm = opened_.communicator, in, out, flat, targets, keep = source] {
         const plugin::Status status = comm->allgather(in, out, {});
         if (!status.is_ok()) return status;
         for (std::size_t r = 0; r < targets.size(); ++r)
@@ -553,7 +477,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::_reduce_scatter_base(
   const plugin::BufferView in = reduction_view(input, "reduce_scatter");
   const plugin::BufferView out = reduction_view(output, "reduce_scatter");
   return launch(c10d::OpType::_REDUCE_SCATTER_BASE, "reduce_scatter", {output},
-                [comm = communicator_, in, out, op, keep = input] {
+                [comm = opened_.communicator, in, out, op, keep = input] {
                   return comm->reduce_scatter(in, out, op);
                 });
 }
@@ -601,7 +525,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::alltoall_base(
     const plugin::BufferView out = view_like(output, in, "alltoall");
     return launch(
         c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
-        [comm = communicator_, in, out, keep = input] { return comm->alltoall(in, out, {}); });
+        [comm = opened_.communicator, in, out, keep = input] { return comm->alltoall(in, out, {}); });
   }
   // Each block padded to whole fp32 elements on its way, and unpadded at the other end.
   const int64_t block = static_cast<int64_t>(input.nbytes() / world);
@@ -615,7 +539,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::alltoall_base(
   const plugin::BufferView in = fp32_view(staged_in), out = fp32_view(staged_out);
   return launch(
       c10d::OpType::ALLTOALL_BASE, "alltoall", {output},
-      [comm = communicator_, in, out, staged_in, staged_out, target, block, padded] {
+      [comm = opened_.communicator, in, out, staged_in, staged_out, target, block, padded] {
         const plugin::Status status = comm->alltoall(in, out, {});
         if (!status.is_ok()) return status;
         for (int64_t r = 0; r * block < target.numel(); ++r)
@@ -626,7 +550,7 @@ c10::intrusive_ptr<c10d::Work> HarnessBackend::alltoall_base(
 
 c10::intrusive_ptr<c10d::Work> HarnessBackend::barrier(const c10d::BarrierOptions&) {
   return launch(c10d::OpType::BARRIER, "barrier", {},
-                [comm = communicator_] { return comm->barrier(); });
+                [comm = opened_.communicator] { return comm->barrier(); });
 }
 
 c10::intrusive_ptr<c10d::Work> HarnessBackend::reduce(std::vector<at::Tensor>&,

@@ -2,7 +2,8 @@
 // PyTorch job (DDP's bucket allreduces and parameter broadcasts, FSDP2's all_gather_into_tensor
 // and reduce_scatter_tensor, ZeroRedundancyOptimizer's broadcasts, barriers) run on one of the
 // harness's communicator plugins, chosen by HARNESS_BACKEND (default shm) with
-// HARNESS_BACKEND_PARAMS (a JSON object of the plugin's parameters, default {}). The ranks join
+// HARNESS_BACKEND_PARAMS (a JSON object of the plugin's parameters, default {}), or on the
+// hierarchical composition of two (opened_backend.h). The ranks join
 // through the c10d store torch.distributed hands the group (store_bootstrap.h), never MPI: a
 // plugin that sends through MPI declines, saying so. CPU tensors only. Every group, the world's
 // and each dist.new_group's, is a backend of its own with its own communicator.
@@ -20,16 +21,10 @@
 
 #include "collective_queue.h"
 #include "harness/plugin/communicator.h"
-#include "loader/plugin_registry.h"
+#include "opened_backend.h"
 #include "store_bootstrap.h"
 
 namespace harness::torch_binding {
-
-struct PluginChoice {
-  std::string name = "shm";   // HARNESS_BACKEND
-  std::string params = "{}";  // HARNESS_BACKEND_PARAMS
-  static PluginChoice from_environment();
-};
 
 class HarnessBackend final : public c10d::Backend {
  public:
@@ -112,11 +107,9 @@ class HarnessBackend final : public c10d::Backend {
                                         std::vector<at::Tensor> outputs, CollectiveQueue::Run run);
 
   PluginChoice choice_;
-  PluginRegistry registry_;
-  plugin::CommunicatorCapabilities capabilities_;
   std::shared_ptr<StoreBootstrap> bootstrap_;
-  // Shared with the queue's calls, so that a call left behind keeps it alive.
-  std::shared_ptr<plugin::Communicator> communicator_;
+  // Its communicator is shared with the queue's calls, so that a call left behind keeps it alive.
+  OpenedBackend opened_;
   std::unique_ptr<CollectiveQueue> queue_;
 };
 

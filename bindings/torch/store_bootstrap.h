@@ -14,8 +14,10 @@ namespace harness::torch_binding {
 
 class StoreBootstrap final : public plugin::Bootstrap {
  public:
-  StoreBootstrap(c10::intrusive_ptr<c10d::Store> store, int rank, int size)
-      : store_(std::move(store)), rank_(rank), size_(size) {}
+  // `scope`: the keys' prefix, one per subgroup of the group (the hierarchical backend's levels)
+  StoreBootstrap(c10::intrusive_ptr<c10d::Store> store, int rank, int size,
+                 std::string scope = "harness")
+      : store_(std::move(store)), rank_(rank), size_(size), scope_(std::move(scope)) {}
 
   int rank() const noexcept override { return rank_; }
   int size() const noexcept override { return size_; }
@@ -32,10 +34,11 @@ class StoreBootstrap final : public plugin::Bootstrap {
 
  private:
   // Every rank makes the same calls in the same order, so the n-th call's keys match.
-  std::string next_key() { return "harness/bootstrap/" + std::to_string(calls_++); }
+  std::string next_key() { return scope_ + "/bootstrap/" + std::to_string(calls_++); }
 
   c10::intrusive_ptr<c10d::Store> store_;
   int rank_, size_;
+  std::string scope_;
   std::uint64_t calls_ = 0;
 };
 

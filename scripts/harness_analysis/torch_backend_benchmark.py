@@ -3,7 +3,9 @@
 (model x DDP or FSDP2), each side's median step time and gloo / harness (> 1: harness is
 faster) with its 95% interval over the rounds (stats.ratio_interval_of_runs: each round is a
 run). Names torch's version, and whether gloo mapped shared memory (its allreduce for ranks on
-one host, where the torch has it)."""
+one host, where the torch has it). With --bed RATE the jobs run across the test bed's two hosts
+(scripts/testbed: network namespaces, links shaped to RATE), torchrun on each host as on a
+cluster, and the harness's side is the hierarchical backend (shm within each host, ring across)."""
 import argparse
 import json
 import os
@@ -12,8 +14,10 @@ import sys
 
 from . import stats
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "torch",
-                      "ddp_step.py")
+PROJECT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCRIPT = os.path.join(PROJECT, "bench", "torch", "ddp_step.py")
+TESTBED = os.path.join(PROJECT, "scripts", "testbed")
+BED_HOSTS = 2
 
 
 def plugin_and_params(spec):
@@ -42,10 +46,11 @@ def run(backend, plugin, model, strategy, args):
     if params:
         env["HARNESS_BACKEND_PARAMS"] = params
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.python_path, env.get("PYTHONPATH")]))
-    command = [args.python, "-m", "torch.distributed.run", "--standalone",
-               "--nproc_per_node", str(args.world), SCRIPT, "--backend",
-               backend, "--model", model, "--strategy", strategy, "--steps", str(args.steps),
-               "--batch", str(batch_of(model, args))]
+    launcher = ([TESTBED, "torchrun", "-n", str(args.world), args.python] if args.bed else
+                [args.python, "-m", "torch.distributed.run", "--standalone",
+                 "--nproc_per_node", str(args.world)])
+    command = launcher + [SCRIPT, "--backend", backend, "--model", model, "--strategy", strategy,
+                          "--steps", str(args.steps), "--batch", str(batch_of(model, args))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     for line in done.stdout.splitlines():
         start = line.find("{")
@@ -64,7 +69,10 @@ def main():
     parser.add_argument("--python-path", required=True, help="the folder holding harness_torch")
     parser.add_argument("--python", required=True,
                         help="the Python whose torch harness_torch was built for (it runs the job)")
-    parser.add_argument("--plugins", default="shm")
+    parser.add_argument("--plugins", default=None,
+                        help="the harness's plugins, each with its parameters as JSON after it "
+                             "where given (default shm; with --bed hierarchical{\"inter\": "
+                             "\"ring\"})")
     parser.add_argument("--models", default="autoencoder,transformer")
     parser.add_argument("--strategies", default="ddp,fsdp2",
                         help="ddp, fsdp2 or both (fsdp2 runs the Transformer only)")
@@ -72,7 +80,10 @@ def main():
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--batch", default="autoencoder=16,transformer=4",
                         help="samples per rank and step, per model")
-    parser.add_argument("--world", type=int, default=2)
+    parser.add_argument("--world", type=int, default=2, help="ranks (with --bed: per host)")
+    parser.add_argument("--bed", metavar="RATE",
+                        help="across the test bed's 2 hosts, links shaped to RATE (tc's units: "
+                             "1gbit, or none); brings the bed up and down (root)")
     parser.add_argument("--json", help="also write every run here")
     parser.add_argument("--baseline", default="gloo",
                         help="what each plugin is compared with: gloo, or a plugin with its "
@@ -81,12 +92,18 @@ def main():
                         help="busy processes kept running beside the job (another job on the "
                              "machine), each one core's worth")
     args = parser.parse_args()
+    if args.plugins is None:
+        args.plugins = 'hierarchical{"inter": "ring"}' if args.bed else "shm"
+    if args.bed:
+        subprocess.run([TESTBED, "up", "-k", str(BED_HOSTS), "--rate", args.bed], check=True)
     load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.load)]
     try:
         measure(args)
     finally:
         for process in load:
             process.kill()
+        if args.bed:
+            subprocess.run([TESTBED, "down"], check=False)
 
 
 def measure(args):
@@ -116,8 +133,10 @@ def measure(args):
             base = "gloo" if args.baseline == "gloo" else f"harness:{args.baseline}"
             count = measured["parameters"]
             size = f"{count / 1e6:.2f} M" if count >= 1e5 else f"{count:,}"
+            where = (f"{BED_HOSTS} bed hosts x {args.world} ranks, links {args.bed}" if args.bed
+                     else f"world {args.world}")
             print(f"torch {gloo_run['torch']}, {model} ({size} parameters), {strategy}, "
-                  f"{args.load} busy process(es) beside, world {args.world}, "
+                  f"{args.load} busy process(es) beside, {where}, "
                   f"batch {batch_of(model, args)}/rank: "
                   f"median step {base} {stats.median(medians(gloo)) * 1e3:.1f} ms, harness:{plugin} "
                   f"{stats.median(medians(harness)) * 1e3:.1f} ms; {base} / harness x{ratio:.2f} "

@@ -23,6 +23,11 @@ refused "HARNESS_BACKEND: nosuch is no communicator plugin (available:" HARNESS_
 refused "HARNESS_BACKEND_PARAMS for shm: /chunk_bytes" HARNESS_BACKEND_PARAMS='{"chunk_bytes": "big"}'
 refused "HARNESS_BACKEND_PARAMS: not JSON" HARNESS_BACKEND_PARAMS='{chunk'
 refused "mpi joins or sends through MPI, and this group is PyTorch's" HARNESS_BACKEND=mpi
+refused "HARNESS_BACKEND_PARAMS for hierarchical: " HARNESS_BACKEND=hierarchical
+refused "mpi (across hosts): mpi joins or sends through MPI" HARNESS_BACKEND=hierarchical \
+  HARNESS_BACKEND_PARAMS='{"inter": "mpi"}'
+refused "HARNESS_BACKEND_PARAMS /intra: nosuch is no communicator plugin" \
+  HARNESS_BACKEND=hierarchical HARNESS_BACKEND_PARAMS='{"inter": "ring", "intra": "nosuch"}'
 refused "the ranks disagree: rank 1 asks for" HARNESS_JOIN_TEST_FAULT=skew
 # A failure inside one rank's collective: its wait and its peer's end with the plugin's message.
 refused "harness:shm allreduce: shm: the ranks' buffers differ" HARNESS_JOIN_TEST_FAULT=count

@@ -7,7 +7,7 @@ set_epoch) and train side by side: one over the default group ("harness"), one o
 group; each wrapped in DDP, and the autoencoder and the Transformer sharded with FSDP2
 (fully_shard on a CPU device mesh of the group: all_gather_into_tensor and
 reduce_scatter_tensor). Their losses must agree within tolerance at every step; exits 1 when
-they do not."""
+they do not. Arguments, where given, name the cases to run ("DDP transformer")."""
 import datetime
 import os
 import sys
@@ -22,7 +22,7 @@ from torch.distributed.fsdp import fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-import harness_torch  # noqa: F401  (registers the backend)
+import harness_torch  # registers the backend
 
 RELATIVE_TOLERANCE = 1e-4
 
@@ -123,8 +123,14 @@ def main():
              "DDP transformer": (data_parallel, TransformerAutoencoder, series, None),
              "FSDP2 autoencoder": (sharded, autoencoder, tabular, None),
              "FSDP2 transformer": (sharded, TransformerAutoencoder, series, None)}
+    unknown = [name for name in sys.argv[1:] if name not in cases]
+    if unknown:
+        sys.exit(f"train_losses.py: no case {unknown} (cases: {', '.join(cases)})")
+    picked = {name: case for name, case in cases.items() if len(sys.argv) == 1 or name in sys.argv}
+    if rank == 0:
+        print(f"backend: {harness_torch.backend_of().describe()}", flush=True)
     failed = False
-    for name, (wrap, make_model, data, hook) in cases.items():
+    for name, (wrap, make_model, data, hook) in picked.items():
         through_harness = train(wrap, make_model, data, dist.group.WORLD, hook)
         through_gloo = train(wrap, make_model, data, gloo, hook)
         worst = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(through_harness, through_gloo))

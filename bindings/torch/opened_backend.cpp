@@ -1,0 +1,167 @@
+#include "opened_backend.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "compose/hierarchical_params.h"
+#include "hierarchical_communicator.h"
+#include "loader/communicator_factory.h"
+#include "loader/plugin_capabilities.h"
+
+namespace harness::torch_binding {
+namespace {
+
+std::string environment(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+// Where the plugins are: HARNESS_PLUGIN_PATH, then this build's plugin folder.
+std::vector<std::string> plugin_directories() {
+  std::vector<std::string> directories = plugin_search_path({});
+  directories.push_back(HARNESS_TORCH_PLUGIN_DIR);
+  return directories;
+}
+
+// The plugins that link the harness's own LibTorch: never loaded into PyTorch's process, whose
+// torch is another (their libraries would clash with it).
+bool carries_libtorch(const std::string& plugin) { return plugin == "torch_gloo"; }
+
+// The plugins one could name instead, by their file names (none is loaded to list them).
+std::string available() {
+  static const std::regex pattern("libharness_comm_([A-Za-z0-9_]+)\\.so");
+  std::set<std::string> names{"hierarchical"};
+  for (const std::string& directory : plugin_directories()) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+      const std::string file = entry.path().filename().string();
+      std::smatch match;
+      if (std::regex_match(file, match, pattern) && !carries_libtorch(match[1])) names.insert(match[1]);
+    }
+  }
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  return listed;
+}
+
+struct OpenedPlugin {
+  plugin::CommunicatorCapabilities capabilities;
+  std::shared_ptr<plugin::Communicator> communicator;
+};
+
+// Where a plugin's name and parameters came from, for messages.
+struct Settings {
+  std::string name, params;
+};
+const Settings kTopLevel{"HARNESS_BACKEND", "HARNESS_BACKEND_PARAMS"};
+Settings level_settings(const std::string& level) {
+  return {"HARNESS_BACKEND_PARAMS /" + level, "HARNESS_BACKEND_PARAMS /" + level + "_params"};
+}
+
+// One plugin, loaded into `registries`.
+OpenedPlugin open_plugin(const std::string& name, const Json& params, const Settings& setting,
+                         std::vector<PluginRegistry>& registries) {
+  if (carries_libtorch(name))
+    throw std::runtime_error(setting.name + ": " + name +
+                             " is the harness's own copy of PyTorch's gloo, for the harness's "
+                             "command; inside PyTorch, use the gloo backend itself");
+  DiscoveryOptions only;
+  only.only_file = "libharness_comm_" + name + ".so";
+  const PluginRegistry& registry =
+      registries.emplace_back(PluginRegistry::discover(plugin_directories(), only));
+  const PluginHandle* handle = registry.find(plugin::PluginKind::kCommunicator, name);
+  if (!handle) {
+    const std::string why = registry.not_built_reason(plugin::PluginKind::kCommunicator, name);
+    throw std::runtime_error(setting.name + ": " + name +
+                             (why.empty() ? " is no communicator plugin (available: " +
+                                                available() + ")"
+                                          : " is not built: " + why));
+  }
+  OpenedPlugin opened{communicator_capabilities(*handle), nullptr};
+  if (!opened.capabilities.unavailable_reason.empty())
+    throw std::runtime_error(name + ": " + opened.capabilities.unavailable_reason);
+  if (!opened.capabilities.host_buffers)
+    throw std::runtime_error(name + " reduces GPU buffers only; this group is CPU");
+  try {
+    opened.communicator = create_communicator(*handle, params);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(setting.params + " for " + name + ": " + e.what());
+  }
+  return opened;
+}
+
+template <class T>
+std::vector<T> common_to(const std::vector<T>& first, const std::vector<T>& second) {
+  std::vector<T> both;
+  for (const T& item : first)
+    if (std::find(second.begin(), second.end(), item) != second.end()) both.push_back(item);
+  return both;
+}
+
+// Two levels and the across-hosts plugin once more over the whole group, for the collectives
+// that have no two-level form here: what the composition offers is what every part offers.
+OpenedBackend open_hierarchical(const Json& params, SubgroupBootstrap subgroup_bootstrap) {
+  HierarchicalParams parsed;
+  try {
+    parsed = parse_hierarchical_params(params);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("HARNESS_BACKEND_PARAMS for hierarchical: " + std::string(e.what()));
+  }
+  if (parsed.intra == "hierarchical" || parsed.inter == "hierarchical")
+    throw std::runtime_error(
+        "HARNESS_BACKEND_PARAMS for hierarchical: a level is a communicator plugin, not "
+        "hierarchical itself");
+  OpenedBackend opened;
+  opened.registries.reserve(3);
+  const OpenedPlugin intra =
+      open_plugin(parsed.intra, parsed.intra_params, level_settings("intra"), opened.registries);
+  const OpenedPlugin inter =
+      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), opened.registries);
+  const OpenedPlugin whole =
+      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), opened.registries);
+  opened.capabilities = inter.capabilities;
+  opened.capabilities.dtypes = common_to(intra.capabilities.dtypes, inter.capabilities.dtypes);
+  opened.communicator = std::make_shared<HierarchicalCommunicator>(
+      std::move(parsed), intra.communicator, inter.communicator, whole.communicator,
+      std::move(subgroup_bootstrap));
+  return opened;
+}
+
+}  // namespace
+
+PluginChoice PluginChoice::from_environment() {
+  PluginChoice choice;
+  choice.name = environment("HARNESS_BACKEND", choice.name);
+  choice.params = environment("HARNESS_BACKEND_PARAMS", choice.params);
+  return choice;
+}
+
+OpenedBackend open_backend(const PluginChoice& choice, SubgroupBootstrap subgroup_bootstrap) {
+  Json params;
+  try {
+    params = Json::parse(choice.params);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) + ")");
+  }
+  if (choice.name == "hierarchical") return open_hierarchical(params, std::move(subgroup_bootstrap));
+  OpenedBackend opened;
+  OpenedPlugin plugin = open_plugin(choice.name, params, kTopLevel, opened.registries);
+  opened.capabilities = std::move(plugin.capabilities);
+  opened.communicator = std::move(plugin.communicator);
+  return opened;
+}
+
+std::vector<std::string> plugin_warnings(const OpenedBackend& opened) {
+  std::vector<std::string> warnings;
+  for (const PluginRegistry& registry : opened.registries)
+    for (const std::string& warning : registry.warnings())
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end())
+        warnings.push_back(warning);
+  return warnings;
+}
+
+}  // namespace harness::torch_binding

@@ -1,0 +1,41 @@
+# A PyTorch job across hosts, launched as PyTorch users launch one on a cluster: torchrun on each
+# of the test bed's two hosts (scripts/testbed torchrun: 2 hosts x 2 ranks, network namespaces
+# joined by a bridge), the hosts meeting at host 1's c10d store. Through harness:hierarchical (shm
+# within each host, ring across them over the bed's link, both bootstrapped through the store)
+# every collective gives the known results and gloo's, and DDP and FSDP2 training gives the
+# losses gloo gives; a subgroup holding more ranks on one host than on the other is refused on each
+# of its ranks.
+# Skipped (exit 77) where network namespaces cannot be made, or harness_torch is not built.
+source "$(dirname "$0")/lib.bash"
+source "$(dirname "$0")/torch_lib.bash"
+status=0
+scripts/testbed up -k 2 >"$WORK/up.out" 2>&1 || status=$?
+if [ "$status" -eq 4 ]; then echo "SKIP: $(cat "$WORK/up.out")"; exit 77; fi
+[ "$status" -eq 0 ] || { cat "$WORK/up.out"; fail "scripts/testbed up: exit $status"; }
+trap 'scripts/testbed down >/dev/null 2>&1; rm -rf "$WORK" "$SEGMENTS"' EXIT
+python=$(cd "$(dirname "$TORCH_PYTHON")" && pwd)/$(basename "$TORCH_PYTHON")
+export HARNESS_BACKEND=hierarchical HARNESS_BACKEND_PARAMS='{"inter": "ring"}'
+
+timeout 300 scripts/testbed torchrun "$python" "$PWD/tests/torch/collectives.py" \
+  >"$WORK/collectives" 2>&1 || { tail -40 "$WORK/collectives"; fail "collectives across hosts"; }
+grep -q "ok: collectives through harness:hierarchical at world 4" "$WORK/collectives" ||
+  { tail -40 "$WORK/collectives"; fail "no ok line from the collectives across hosts"; }
+echo "ok: every collective through harness:hierarchical, 2 hosts x 2 ranks"
+
+timeout 600 scripts/testbed torchrun "$python" "$PWD/tests/torch/train_losses.py" \
+  "DDP autoencoder" "DDP transformer" "FSDP2 transformer" >"$WORK/train" 2>&1 ||
+  { tail -40 "$WORK/train"; fail "training across hosts through harness:hierarchical"; }
+grep -q "backend: hierarchical: shm within hosts (.*), ring across 2 hosts" "$WORK/train" ||
+  { tail -40 "$WORK/train"; fail "the job did not run shm within and ring across 2 hosts"; }
+grep ": .* steps, loss" "$WORK/train" | sed 's/^\[[^]]*\]:*//' | sort -u
+[ "$(grep -c ": .* steps, loss.*: ok" "$WORK/train")" -eq 3 ] ||
+  { tail -40 "$WORK/train"; fail "not every job's losses were gloo's"; }
+echo "ok: DDP and FSDP2 across 2 hosts x 2 ranks through harness:hierarchical give gloo's losses"
+
+# A subgroup of 2 ranks on one host and 1 on the other: refused on each of its ranks, the world's
+# group unharmed.
+timeout 180 scripts/testbed torchrun "$python" "$PWD/tests/torch/uneven_hosts.py" \
+  >"$WORK/uneven" 2>&1 || { tail -30 "$WORK/uneven"; fail "an uneven subgroup across hosts"; }
+[ "$(grep -c "refused: .*hierarchical: the hosts hold 1 to 2 ranks.*: ok" "$WORK/uneven")" -eq 3 ] ||
+  { tail -30 "$WORK/uneven"; fail "the uneven subgroup was not refused on each of its ranks"; }
+echo "ok: a subgroup of 2 + 1 ranks across the hosts refused on each of its ranks, the world's unharmed"
