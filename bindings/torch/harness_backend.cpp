@@ -59,16 +59,20 @@ HarnessBackend::HarnessBackend(const c10::intrusive_ptr<c10d::Store>& store, int
   (shown + " #" + std::to_string(std::hash<std::string>{}(wanted)))
       .copy(mine.choice, sizeof mine.choice - 1);
   std::string problem;
+  std::vector<std::string> warnings;
   try {
-    opened_ = open_backend(choice_, [store](const std::string& scope, int sub_rank, int sub_size) {
-      return std::make_unique<StoreBootstrap>(store, sub_rank, sub_size, "harness/" + scope);
-    });
-    if (rank == 0)
-      for (const std::string& warning : plugin_warnings(opened_))
-        std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
+    opened_ = open_backend(
+        choice_,
+        [store](const std::string& scope, int sub_rank, int sub_size) {
+          return std::make_unique<StoreBootstrap>(store, sub_rank, sub_size, "harness/" + scope);
+        },
+        warnings);
   } catch (const std::exception& e) {
     problem = e.what();
   }
+  if (rank == 0)
+    for (const std::string& warning : warnings)
+      std::fprintf(stderr, "harness: warning: %s\n", warning.c_str());
   problem.copy(mine.text, sizeof mine.text - 1);
   std::vector<JoinNote> notes(static_cast<std::size_t>(size));
   if (plugin::Status s = bootstrap_->allgather(&mine, notes.data(), sizeof mine); !s.is_ok())
@@ -122,7 +126,7 @@ void HarnessBackend::require(plugin::Collective collective) const {
   if (std::find(offered.begin(), offered.end(), collective) == offered.end())
     throw std::runtime_error("harness:" + choice_.name + " does not offer " +
                              plugin::collective_name(collective) +
-                             " (its plugin does not list it)");
+                             " (not among the collectives it lists)");
 }
 
 const at::Tensor& HarnessBackend::single(const std::vector<at::Tensor>& tensors,

@@ -79,14 +79,19 @@ plugin::Status HierarchicalCommunicator::init(const plugin::GroupInit& group) no
         subgroup_bootstrap_("across" + std::to_string(local_rank_), host_, hosts_);
     const plugin::GroupInit within{group.comm, local_rank_, local_size_, local_rank_,
                                    host_bootstrap_.get()};
+    // The whole group's level joins through a scope of its own too: the group's bootstrap
+    // keeps its calls, and so its keys, for the agreements between the levels.
+    whole_bootstrap_ = subgroup_bootstrap_("whole", group.rank, group.size);
     const plugin::GroupInit across{group.comm, host_, hosts_, 0, across_bootstrap_.get()};
+    const plugin::GroupInit whole{group.comm, group.rank, group.size, group.local_rank,
+                                  whole_bootstrap_.get()};
     if (plugin::Status s = join_level(*intra_, within, everyone, params_.intra + " (within the host)");
         !s.is_ok())
       return s;
     if (plugin::Status s = join_level(*inter_, across, everyone, params_.inter + " (across hosts)");
         !s.is_ok())
       return s;
-    if (plugin::Status s = join_level(*whole_, group, everyone, params_.inter + " (the whole group)");
+    if (plugin::Status s = join_level(*whole_, whole, everyone, params_.inter + " (the whole group)");
         !s.is_ok())
       return s;
     two_level_ = std::make_unique<TwoLevelAllreduce>(

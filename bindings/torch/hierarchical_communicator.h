@@ -61,7 +61,7 @@ class HierarchicalCommunicator final : public plugin::Communicator {
   HierarchicalParams params_;
   SubgroupBootstrap subgroup_bootstrap_;
   // Each level's rendezvous, kept while its communicator lives (destroyed after them).
-  std::unique_ptr<plugin::Bootstrap> host_bootstrap_, across_bootstrap_;
+  std::unique_ptr<plugin::Bootstrap> host_bootstrap_, across_bootstrap_, whole_bootstrap_;
   std::shared_ptr<plugin::Communicator> intra_, inter_, whole_;
   std::unique_ptr<TwoLevelAllreduce> two_level_;  // once every level joined
   int host_ = 0, hosts_ = 1, local_rank_ = 0, local_size_ = 1;

@@ -31,10 +31,12 @@ std::vector<std::string> plugin_directories() {
 // torch is another (their libraries would clash with it).
 bool carries_libtorch(const std::string& plugin) { return plugin == "torch_gloo"; }
 
-// The plugins one could name instead, by their file names (none is loaded to list them).
-std::string available() {
+// The plugins one could name instead, by their file names (none is loaded to list them), and
+// the composition where a plugin is not a level of one.
+std::string available(bool with_composition) {
   static const std::regex pattern("libharness_comm_([A-Za-z0-9_]+)\\.so");
-  std::set<std::string> names{"hierarchical"};
+  std::set<std::string> names;
+  if (with_composition) names.insert("hierarchical");
   for (const std::string& directory : plugin_directories()) {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
@@ -53,32 +55,45 @@ struct OpenedPlugin {
   std::shared_ptr<plugin::Communicator> communicator;
 };
 
-// Where a plugin's name and parameters came from, for messages.
+// Where a plugin's name and parameters came from, for messages; whether it is a level.
 struct Settings {
   std::string name, params;
+  bool level = false;
 };
 const Settings kTopLevel{"HARNESS_BACKEND", "HARNESS_BACKEND_PARAMS"};
 Settings level_settings(const std::string& level) {
-  return {"HARNESS_BACKEND_PARAMS /" + level, "HARNESS_BACKEND_PARAMS /" + level + "_params"};
+  return {"HARNESS_BACKEND_PARAMS /" + level, "HARNESS_BACKEND_PARAMS /" + level + "_params",
+          true};
 }
 
-// One plugin, loaded into `registries`.
+// Where the plugins were looked for, and what was found there, for the messages.
+struct Discovery {
+  std::vector<PluginRegistry>& registries;
+  std::vector<std::string>& warnings;
+};
+
+// One plugin, loaded into the discovery's registries.
 OpenedPlugin open_plugin(const std::string& name, const Json& params, const Settings& setting,
-                         std::vector<PluginRegistry>& registries) {
+                         Discovery discovery) {
   if (carries_libtorch(name))
     throw std::runtime_error(setting.name + ": " + name +
                              " is the harness's own copy of PyTorch's gloo, for the harness's "
-                             "command; inside PyTorch, use the gloo backend itself");
+                             "command; inside PyTorch, use " +
+                             (setting.level ? "ring" : "the gloo backend itself"));
   DiscoveryOptions only;
   only.only_file = "libharness_comm_" + name + ".so";
   const PluginRegistry& registry =
-      registries.emplace_back(PluginRegistry::discover(plugin_directories(), only));
+      discovery.registries.emplace_back(PluginRegistry::discover(plugin_directories(), only));
+  for (const std::string& warning : registry.warnings())
+    if (std::find(discovery.warnings.begin(), discovery.warnings.end(), warning) ==
+        discovery.warnings.end())
+      discovery.warnings.push_back(warning);
   const PluginHandle* handle = registry.find(plugin::PluginKind::kCommunicator, name);
   if (!handle) {
     const std::string why = registry.not_built_reason(plugin::PluginKind::kCommunicator, name);
     throw std::runtime_error(setting.name + ": " + name +
                              (why.empty() ? " is no communicator plugin (available: " +
-                                                available() + ")"
+                                                available(!setting.level) + ")"
                                           : " is not built: " + why));
   }
   OpenedPlugin opened{communicator_capabilities(*handle), nullptr};
@@ -104,7 +119,8 @@ std::vector<T> common_to(const std::vector<T>& first, const std::vector<T>& seco
 
 // Two levels and the across-hosts plugin once more over the whole group, for the collectives
 // that have no two-level form here: what the composition offers is what every part offers.
-OpenedBackend open_hierarchical(const Json& params, SubgroupBootstrap subgroup_bootstrap) {
+OpenedBackend open_hierarchical(const Json& params, SubgroupBootstrap subgroup_bootstrap,
+                                std::vector<std::string>& warnings) {
   HierarchicalParams parsed;
   try {
     parsed = parse_hierarchical_params(params);
@@ -117,12 +133,13 @@ OpenedBackend open_hierarchical(const Json& params, SubgroupBootstrap subgroup_b
         "hierarchical itself");
   OpenedBackend opened;
   opened.registries.reserve(3);
+  const Discovery discovery{opened.registries, warnings};
   const OpenedPlugin intra =
-      open_plugin(parsed.intra, parsed.intra_params, level_settings("intra"), opened.registries);
+      open_plugin(parsed.intra, parsed.intra_params, level_settings("intra"), discovery);
   const OpenedPlugin inter =
-      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), opened.registries);
+      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), discovery);
   const OpenedPlugin whole =
-      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), opened.registries);
+      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), discovery);
   opened.capabilities = inter.capabilities;
   opened.capabilities.dtypes = common_to(intra.capabilities.dtypes, inter.capabilities.dtypes);
   opened.communicator = std::make_shared<HierarchicalCommunicator>(
@@ -140,28 +157,21 @@ PluginChoice PluginChoice::from_environment() {
   return choice;
 }
 
-OpenedBackend open_backend(const PluginChoice& choice, SubgroupBootstrap subgroup_bootstrap) {
+OpenedBackend open_backend(const PluginChoice& choice, SubgroupBootstrap subgroup_bootstrap,
+                           std::vector<std::string>& warnings) {
   Json params;
   try {
     params = Json::parse(choice.params);
   } catch (const std::exception& e) {
     throw std::runtime_error("HARNESS_BACKEND_PARAMS: not JSON (" + std::string(e.what()) + ")");
   }
-  if (choice.name == "hierarchical") return open_hierarchical(params, std::move(subgroup_bootstrap));
+  if (choice.name == "hierarchical")
+    return open_hierarchical(params, std::move(subgroup_bootstrap), warnings);
   OpenedBackend opened;
-  OpenedPlugin plugin = open_plugin(choice.name, params, kTopLevel, opened.registries);
+  OpenedPlugin plugin = open_plugin(choice.name, params, kTopLevel, {opened.registries, warnings});
   opened.capabilities = std::move(plugin.capabilities);
   opened.communicator = std::move(plugin.communicator);
   return opened;
-}
-
-std::vector<std::string> plugin_warnings(const OpenedBackend& opened) {
-  std::vector<std::string> warnings;
-  for (const PluginRegistry& registry : opened.registries)
-    for (const std::string& warning : registry.warnings())
-      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end())
-        warnings.push_back(warning);
-  return warnings;
 }
 
 }  // namespace harness::torch_binding

@@ -32,10 +32,10 @@ struct OpenedBackend {
   std::shared_ptr<plugin::Communicator> communicator;
 };
 
-// Throws std::runtime_error saying what is wrong and what to do instead.
-OpenedBackend open_backend(const PluginChoice& choice, SubgroupBootstrap subgroup_bootstrap);
-
-// What loading the plugins found in their folders (a plugin refused or shadowed), each once.
-std::vector<std::string> plugin_warnings(const OpenedBackend& opened);
+// Throws std::runtime_error saying what is wrong and what to do instead. `warnings` receives
+// what looking for the plugins found in their folders (a plugin refused or shadowed), each
+// once, whether or not it throws: the reason a plugin was not found is often there.
+OpenedBackend open_backend(const PluginChoice& choice, SubgroupBootstrap subgroup_bootstrap,
+                           std::vector<std::string>& warnings);
 
 }  // namespace harness::torch_binding

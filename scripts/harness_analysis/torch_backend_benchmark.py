@@ -94,10 +94,10 @@ def main():
     args = parser.parse_args()
     if args.plugins is None:
         args.plugins = 'hierarchical{"inter": "ring"}' if args.bed else "shm"
-    if args.bed:
-        subprocess.run([TESTBED, "up", "-k", str(BED_HOSTS), "--rate", args.bed], check=True)
     load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.load)]
     try:
+        if args.bed:
+            subprocess.run([TESTBED, "up", "-k", str(BED_HOSTS), "--rate", args.bed], check=True)
         measure(args)
     finally:
         for process in load:
