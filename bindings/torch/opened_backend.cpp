@@ -51,6 +51,7 @@ std::string available(bool with_composition) {
 }
 
 struct OpenedPlugin {
+  const PluginHandle* handle;  // in a registry of the discovery's, which outlives it
   plugin::CommunicatorCapabilities capabilities;
   std::shared_ptr<plugin::Communicator> communicator;
 };
@@ -96,7 +97,7 @@ OpenedPlugin open_plugin(const std::string& name, const Json& params, const Sett
                                                 available(!setting.level) + ")"
                                           : " is not built: " + why));
   }
-  OpenedPlugin opened{communicator_capabilities(*handle), nullptr};
+  OpenedPlugin opened{handle, communicator_capabilities(*handle), nullptr};
   if (!opened.capabilities.unavailable_reason.empty())
     throw std::runtime_error(name + ": " + opened.capabilities.unavailable_reason);
   if (!opened.capabilities.host_buffers)
@@ -132,18 +133,19 @@ OpenedBackend open_hierarchical(const Json& params, SubgroupBootstrap subgroup_b
         "HARNESS_BACKEND_PARAMS for hierarchical: a level is a communicator plugin, not "
         "hierarchical itself");
   OpenedBackend opened;
-  opened.registries.reserve(3);
+  opened.registries.reserve(2);  // the handles point into them
   const Discovery discovery{opened.registries, warnings};
   const OpenedPlugin intra =
       open_plugin(parsed.intra, parsed.intra_params, level_settings("intra"), discovery);
   const OpenedPlugin inter =
       open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), discovery);
-  const OpenedPlugin whole =
-      open_plugin(parsed.inter, parsed.inter_params, level_settings("inter"), discovery);
+  // The same plugin and parameters as inter, which they passed: a second communicator of it.
+  const std::shared_ptr<plugin::Communicator> whole =
+      create_communicator(*inter.handle, parsed.inter_params);
   opened.capabilities = inter.capabilities;
   opened.capabilities.dtypes = common_to(intra.capabilities.dtypes, inter.capabilities.dtypes);
   opened.communicator = std::make_shared<HierarchicalCommunicator>(
-      std::move(parsed), intra.communicator, inter.communicator, whole.communicator,
+      std::move(parsed), intra.communicator, inter.communicator, whole,
       std::move(subgroup_bootstrap));
   return opened;
 }
