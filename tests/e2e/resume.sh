@@ -52,10 +52,13 @@ print("resume after kill ok (%s trials had been recorded)" % sys.argv[2])
 PY
 
 # 3. Adaptive repetitions: a target no spread can meet repeats every point up to
-# max_repetitions (2 points x 5); cut after the first adaptive round, the resumed run ends
-# with the same trials; with no budget, no extra trial runs.
+# max_repetitions (2 points x 5; adaptive_patience 0: rounds that settle nothing go on); cut
+# after the first adaptive round, the resumed run ends with the same trials; with no budget, no
+# extra trial runs; with the default patience, the second round that would settle nothing does
+# not run.
 cat > "$WORK/adaptive.json" <<'JSON'
 {"name": "adaptive", "seed": 5, "repetitions": 2, "max_repetitions": 5, "target_ci": 0.000001,
+ "adaptive_patience": 0,
  "settings": {"dataset": {"rows": 2000}, "epochs": 1, "min_time_s": 0.02, "world_size": 2},
  "sweep": {"batch_size": [16, 32]}}
 JSON
@@ -71,6 +74,7 @@ reps = sorted((r["axes"]["batch_size"], r["repetition"]) for r in records)
 assert reps == [(b, r) for b in (16, 32) for r in range(5)], reps
 adaptive = json.load(open(os.path.join(sys.argv[1], "meta.json")))["adaptive_repetitions"]
 assert adaptive["extra_trials"] == 6 and len(adaptive["still_wide"]) == 2, adaptive
+assert adaptive["stopped_by"] == "max_repetitions", adaptive
 PY
 "$HARNESS" --check-records "$dir" >"$WORK/check" || fail "the adaptive folder does not follow its schemas: $(cat "$WORK/check")"
 cp "$dir/trials.jsonl" "$WORK/adaptive_all"
@@ -88,5 +92,14 @@ PY
 $MPIRUN -np 2 "$HARNESS" "$WORK/adaptive.json" --set adaptive_budget_s=0 --results-dir "$WORK/d" -q
 [ "$(grep -c . "$(only_run_dir "$WORK/d")/trials.jsonl")" = 4 ] ||
   fail "adaptive repetitions ran without a budget"
+$MPIRUN -np 2 "$HARNESS" "$WORK/adaptive.json" --set adaptive_patience=1 --results-dir "$WORK/e" \
+  > "$WORK/console" 2>&1 || { cat "$WORK/console"; fail "the run with patience 1 failed"; }
+grep -q "adaptive repetitions stop: 1 round(s) in a row settled no point" "$WORK/console" ||
+  fail "a round that settled no point did not stop the rounds: $(cat "$WORK/console")"
+py "$(only_run_dir "$WORK/e")" <<'PY'
+import json, sys, os
+adaptive = json.load(open(os.path.join(sys.argv[1], "meta.json")))["adaptive_repetitions"]
+assert adaptive["extra_trials"] == 2 and adaptive["stopped_by"] == "no_progress", adaptive
+PY
 echo "adaptive repetitions resume ok"
 echo PASS

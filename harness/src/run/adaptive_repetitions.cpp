@@ -89,7 +89,7 @@ bool AdaptivePlanner::budget_left(const std::vector<TrialRun>& records) const {
 AdaptiveSummary AdaptivePlanner::summary(const std::vector<TrialRun>& records) const {
   AdaptiveSummary summary{settings_.max_repetitions, estimator_name(estimator_.kind),
                           settings_.target_ci, settings_.budget_s, 0, seconds_spent(records),
-                          points_.size(), {}};
+                          points_.size(), {}, std::nullopt};
   for (const auto& record : records) summary.extra_trials += is_extra(record) ? 1 : 0;
   for (std::size_t p = 0; p < points_.size(); ++p) {
     const double width =

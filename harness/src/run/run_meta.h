@@ -98,6 +98,9 @@ struct AdaptiveSummary {
   double seconds_spent = 0;
   std::size_t points = 0;
   std::vector<WidePoint> still_wide;
+  // Why the rounds ended: "target" (no point wider), "max_repetitions", "budget" or
+  // "no_progress" (a round narrowed no point to the target). Absent in older results.
+  std::optional<std::string> stopped_by;
 };
 
 // How a job ended, or that it has not: the marks at meta.json's top, and in each resumption the

@@ -145,6 +145,10 @@ IfPart<Summary, AdaptiveSummary> visit(V& v, Summary& a) {
   v.field(a.seconds_spent, {"seconds_spent", "s", "their wall time"});
   v.field(a.points, {"points", "", "the sweep points"});
   v.objects(a.still_wide, {"still_wide", "", "the points still wider than target_ci"});
+  v.field(a.stopped_by, {"stopped_by", "",
+                         "why the rounds ended: target, max_repetitions, budget, or no_progress "
+                         "(a round settled no point)",
+                         kWhen, "the rounds ended (not recorded by earlier versions)"});
 }
 
 template <typename V, typename Mark>

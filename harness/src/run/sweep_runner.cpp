@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -266,39 +267,67 @@ NextStep share_next_step(const AdaptivePlanner& planner, const Leader* leader, c
   return step;
 }
 
+// One adaptive round: repetition r of each chosen point. False when the budget stopped it.
+bool run_adaptive_round(const AdaptivePlanner& planner, const std::vector<std::size_t>& chosen,
+                        int r, std::uint64_t seed, TrialDriver& driver, std::size_t& position) {
+  for (const auto p : chosen) {
+    Trial trial = with_repetition(planner.points()[p], r, seed);
+    trial.index = position;
+    const NextStep step = share_next_step(planner, driver.leader, trial);
+    if (step == NextStep::kStop) return false;
+    if (step == NextStep::kRun) driver.run(trial, position);
+    ++position;
+  }
+  return true;
+}
+
 // After the planned trials: rounds of one more repetition for every point still wider than
-// the target, until none is, max_repetitions is reached or the budget is spent. Returns the
-// summary for meta.json (on rank 0).
-std::optional<AdaptiveSummary> run_adaptive_repetitions(const Experiment& experiment, const std::vector<Trial>& trials,
-                              TrialDriver& driver) {
+// the target, until none is, max_repetitions is reached, the budget is spent, or
+// adaptive_patience rounds in a row settled no point: then what keeps the points wide is the
+// machine drifting between repetitions, which more of them do not narrow (the headline job on
+// a shared 2-core VM: 17 of 20 points wide after each of two rounds). Every rank sees the same
+// rounds (they are broadcast), so all stop together. Returns the summary for meta.json (on
+// rank 0).
+std::optional<AdaptiveSummary> run_adaptive_repetitions(const Experiment& experiment,
+                                                        const std::vector<Trial>& trials,
+                                                        TrialDriver& driver) {
   const AdaptivePlanner planner(experiment.adaptive, experiment.estimator, experiment.repetitions,
                                 one_trial_per_point(trials));
   std::size_t position = trials.size();
-  bool budget_spent = false;
-  for (int r = experiment.repetitions; r < experiment.adaptive.max_repetitions && !budget_spent;
-       ++r) {
+  std::size_t last_round = std::numeric_limits<std::size_t>::max();
+  int fruitless_rounds = 0;  // in a row, ending with the last
+  std::string stopped_by = "max_repetitions";
+  for (int r = experiment.repetitions; r < experiment.adaptive.max_repetitions; ++r) {
     const auto chosen = share_points_to_repeat(planner, driver.leader, r);
-    if (chosen.empty()) break;
+    if (chosen.empty()) {
+      stopped_by = "target";
+      break;
+    }
+    fruitless_rounds = chosen.size() >= last_round ? fruitless_rounds + 1 : 0;
+    if (experiment.adaptive.patience > 0 && fruitless_rounds >= experiment.adaptive.patience) {
+      stopped_by = "no_progress";
+      driver.reporter.message("harness: adaptive repetitions stop: " +
+                              std::to_string(fruitless_rounds) +
+                              " round(s) in a row settled no point (the machine drifts between "
+                              "repetitions; adaptive_patience)");
+      break;
+    }
+    last_round = chosen.size();
     driver.reporter.extend(chosen.size());
     driver.reporter.message(
         "harness: adaptive repetition " + std::to_string(r + 1) + ": " +
         std::to_string(chosen.size()) + " of " + std::to_string(planner.points().size()) +
         " point(s) still wider than " + target_text(experiment.adaptive, experiment.estimator));
-    for (const auto p : chosen) {
-      Trial trial = with_repetition(planner.points()[p], r, experiment.seed);
-      trial.index = position;
-      const NextStep step = share_next_step(planner, driver.leader, trial);
-      if (step == NextStep::kStop) {
-        budget_spent = true;
-        driver.reporter.message("harness: adaptive repetitions stop: adaptive_budget_s spent");
-        break;
-      }
-      if (step == NextStep::kRun) driver.run(trial, position);
-      ++position;
+    if (!run_adaptive_round(planner, chosen, r, experiment.seed, driver, position)) {
+      stopped_by = "budget";
+      driver.reporter.message("harness: adaptive repetitions stop: adaptive_budget_s spent");
+      break;
     }
   }
   if (!driver.leader) return std::nullopt;
-  return planner.summary(driver.leader->store.runs());
+  AdaptiveSummary summary = planner.summary(driver.leader->store.runs());
+  summary.stopped_by = stopped_by;
+  return summary;
 }
 
 // The sweep as planned: every trial not yet recorded, then adaptive repetitions.

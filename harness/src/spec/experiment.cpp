@@ -59,7 +59,12 @@ const SettingsTable<AdaptiveRepetitions>& adaptive_table() {
           .add("adaptive_budget_s", &S::budget_s,
                "adaptive repetitions: wall time the extra trials may take together; no extra "
                "trial starts once it is spent",
-               {0, 1e7});
+               {0, 1e7})
+          .add("adaptive_patience", &S::patience,
+               "adaptive repetitions: how many rounds in a row may settle no point before the "
+               "rounds stop (a point the machine's drift keeps wide is not narrowed by more "
+               "repetitions); 0: rounds go on to max_repetitions or the budget",
+               {0, 100000});
   return table;
 }
 

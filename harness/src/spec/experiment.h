@@ -33,11 +33,13 @@ enum class TrialOrder { kSequential, kInterleaved, kRandom };
 // speed figures (training samples/s, busbw per message size) are still uncertain by more than
 // target_ci of their estimate (the median's 95% interval, or the K fastest's spread for k_best)
 // runs again, one round of repetitions at a time, until it is settled, reaches
-// max_repetitions, or the extra trials have used budget_s.
+// max_repetitions, the extra trials have used budget_s, or `patience` rounds in a row have
+// settled no point.
 struct AdaptiveRepetitions {
   int max_repetitions = 0;  // 0: off (only the planned repetitions run)
   double target_ci = 0.05;  // relative width of the estimate's band (PointEstimate::width)
   double budget_s = 300;    // wall time the extra trials may take together
+  int patience = 1;         // rounds in a row that settle no point before the rounds stop; 0: no limit
   bool on(int planned) const { return max_repetitions > planned; }
 };
 

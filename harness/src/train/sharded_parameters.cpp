@@ -7,15 +7,6 @@
 #include "measurement/tensor_buffer_view.h"
 
 namespace harness {
-namespace {
-
-std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
-  std::size_t total = 0;
-  for (const auto& t : tensors) total += static_cast<std::size_t>(t.numel());
-  return total;
-}
-
-}  // namespace
 
 ShardedParameters::ShardedParameters(const GradientReducer& reducer,
                                      plugin::Communicator& communicator, int rank,
@@ -24,7 +15,8 @@ ShardedParameters::ShardedParameters(const GradientReducer& reducer,
   torch::NoGradGuard no_grad;
   for (std::size_t b = 0; b < reducer.bucket_count(); ++b) {
     const std::vector<at::Tensor> members = reducer.bucket_parameters(b);
-    const std::size_t padding = reducer.padded_elements(b) - elements_of(members);
+    const std::size_t padding =
+        reducer.padded_elements(b) - static_cast<std::size_t>(reducer.bucket_gradient(b).numel());
     Bucket bucket;
     bucket.values = std::make_unique<FusionBuffer>(members, padding, memory);
     bucket.values->bind_values();

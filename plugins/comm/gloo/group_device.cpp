@@ -44,33 +44,41 @@ void LeaveTogether::leave() noexcept {
   MPI_Comm_free(&comm_);
 }
 
-GroupDevice group_device(const DeviceParams& params, MPI_Comm comm, const std::string& backend) {
-  const std::string& interface = params.interface;
-  const std::string& hostname = params.hostname;
-  GroupDevice chosen;
-  gloo::transport::tcp::attr attr;
-  if (!interface.empty()) {
-    attr.iface = interface;
-    chosen.address = "interface " + interface;
-  } else if (!hostname.empty()) {
-    if (const std::string why = unresolvable(hostname); !why.empty()) {
+GroupEndpoint group_endpoint(const DeviceParams& params, MPI_Comm comm,
+                             const std::string& backend) {
+  GroupEndpoint chosen;
+  if (!params.interface.empty()) {
+    chosen.interface = params.interface;
+    chosen.address = "interface " + params.interface;
+  } else if (!params.hostname.empty()) {
+    if (const std::string why = unresolvable(params.hostname); !why.empty()) {
       chosen.status = plugin::Status::invalid_argument(
-          "backend_params hostname \"" + hostname + "\" does not resolve (" + why +
+          "backend_params hostname \"" + params.hostname + "\" does not resolve (" + why +
           "): give a name or address of this host");
       return chosen;
     }
-    attr.hostname = hostname;
-    chosen.address = hostname;
+    chosen.hostname = params.hostname;
+    chosen.address = params.hostname;
   } else {
     std::string why;
-    attr.hostname = plugin::address_for_group(comm, &why);
-    if (attr.hostname.empty()) {
+    chosen.hostname = plugin::address_for_group(comm, &why);
+    if (chosen.hostname.empty()) {
       chosen.status = plugin::Status::unavailable(
           backend + " across hosts: " + why + "; give backend_params interface or hostname");
       return chosen;
     }
-    chosen.address = attr.hostname == plugin::kLoopback ? "loopback" : attr.hostname;
+    chosen.address = chosen.hostname == plugin::kLoopback ? "loopback" : chosen.hostname;
   }
+  return chosen;
+}
+
+GroupDevice group_device(const DeviceParams& params, MPI_Comm comm, const std::string& backend) {
+  GroupEndpoint endpoint = group_endpoint(params, comm, backend);
+  GroupDevice chosen{nullptr, endpoint.status, endpoint.address};
+  if (!endpoint.status.is_ok()) return chosen;
+  gloo::transport::tcp::attr attr;
+  attr.iface = endpoint.interface;
+  attr.hostname = endpoint.hostname;
   chosen.device = gloo::transport::tcp::CreateDevice(attr);
   return chosen;
 }

@@ -1,7 +1,9 @@
-// The TCP device a gloo group's pairs are opened on: the interface or host name given in the
-// backend's params, else loopback when the whole group shares this host, else an address every
-// peer reaches (peer_address.h). Shared by the gloo plugin and torch_gloo (PyTorch's own
-// ProcessGroupGloo), which open their pairs the same way.
+// Where a gloo group's pairs open: the interface or host name given in the backend's params,
+// else loopback when the whole group shares this host, else an address every peer reaches
+// (peer_address.h). Shared by the gloo plugin and torch_gloo (PyTorch's own ProcessGroupGloo),
+// which choose alike; each makes its TCP device with its own gloo (torch_gloo through the
+// process group's factories, since the gloo inside a LibTorch from PyPI is its own copy and
+// takes only devices it made).
 #pragma once
 
 #include <mpi.h>
@@ -17,10 +19,17 @@
 
 namespace harness::plugins {
 
+// Exactly one of interface and hostname is set where `status` is ok.
+struct GroupEndpoint {
+  std::string interface, hostname;
+  plugin::Status status;
+  std::string address;  // for describe(): "loopback", an address, "interface eth0"
+};
+
 struct GroupDevice {
   std::shared_ptr<gloo::transport::Device> device;  // null where `status` says why
   plugin::Status status;
-  std::string address;  // for describe(): "loopback", an address, "interface eth0"
+  std::string address;
 };
 
 // The params both backends take for their pairs: interface or hostname (not both), timeout_ms.
@@ -32,6 +41,9 @@ DeviceParams read_device_params(plugin::Params& params);
 
 // Collective over comm when neither interface nor hostname is given. `backend` names the
 // plugin in the reasons.
+GroupEndpoint group_endpoint(const DeviceParams& params, MPI_Comm comm,
+                             const std::string& backend);
+// The endpoint's device in the gloo library this plugin links. Collective as group_endpoint.
 GroupDevice group_device(const DeviceParams& params, MPI_Comm comm, const std::string& backend);
 
 // gloo's algorithms send "ready" notifications to their neighbours, so a rank that closes its

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
+#include <torch/version.h>
 
 #include <chrono>
 #include <cstdint>
@@ -32,6 +33,10 @@ class MpiC10dStore final : public c10d::Store {
   bool deleteKey(const std::string& key) override;
   bool check(const std::vector<std::string>& keys) override;
   std::int64_t getNumKeys() override;
+#if TORCH_VERSION_MAJOR >= 2
+  // A second handle on the same rendezvous (PyTorch 2.x's stores are cloned per thread).
+  c10::intrusive_ptr<c10d::Store> clone() override;
+#endif
 
  private:
   MpiStore& rendezvous_;

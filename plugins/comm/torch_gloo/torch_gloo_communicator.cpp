@@ -3,8 +3,10 @@
 // each collective queued to the group's worker threads and awaited. Where the "gloo" plugin
 // drives Debian's gloo library directly, this one carries the process group's own cost per call
 // (its queue, its algorithm choice, its tensors), which is what a replay of a PyTorch job on
-// gloo must reproduce. Its pairs open as the gloo plugin's do (group_device.h); it joins over
-// MPI (MpiC10dStore).
+// gloo must reproduce. Its pairs open where the gloo plugin's do (group_device.h), on a device
+// the process group's own gloo makes; it joins over MPI (MpiC10dStore). It builds against
+// Debian's LibTorch 1.13 and against PyPI's 2.x (whose gloo is inside LibTorch: gloo's headers
+// only declare the device it is handed).
 // Params: interface or hostname (default: loopback when the whole group shares a host, else an
 // address every peer reaches), timeout_ms, threads (the group's worker threads; PyTorch's
 // default is 2).
@@ -37,6 +39,13 @@ at::ScalarType scalar_type(DType dtype) {
     case DType::kFloat16: return at::kHalf;
     default: return at::kFloat;
   }
+}
+
+// The endpoint's device, made by the process group's gloo.
+std::shared_ptr<::gloo::transport::Device> device_for(const GroupEndpoint& endpoint) {
+  return endpoint.interface.empty()
+             ? c10d::ProcessGroupGloo::createDeviceForHostname(endpoint.hostname)
+             : c10d::ProcessGroupGloo::createDeviceForInterface(endpoint.interface);
 }
 
 // The buffer as a tensor over the same memory: the process group reduces it in place.
@@ -81,11 +90,11 @@ class TorchGlooCommunicator final : public plugin::Communicator {
     if (Status s = plugin::require_mpi_group(group, "torch_gloo"); !s.is_ok()) return s;
     return plugin::guarded([&] {
       size_ = group.size;
-      GroupDevice chosen = group_device(device_params_, group.comm, "torch_gloo");
-      if (!chosen.device) return chosen.status;
-      address_ = chosen.address;
+      GroupEndpoint endpoint = group_endpoint(device_params_, group.comm, "torch_gloo");
+      if (!endpoint.status.is_ok()) return endpoint.status;
+      address_ = endpoint.address;
       auto options = c10d::ProcessGroupGloo::Options::create(device_params_.timeout);
-      options->devices = {chosen.device};
+      options->devices = {device_for(endpoint)};
       options->threads = threads_;
       MpiStore rendezvous(group.comm, device_params_.timeout);
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(
