@@ -116,6 +116,7 @@ class Tuner:
         results = ResultsFolder(args.results_dir)
         self.folder, self.path = results.folder, results.path
         self.lines = []
+        self.replayed_gloo = ""  # the torch_gloo the replay ran: which PyTorch's ProcessGroupGloo
 
     def say(self, text=""):
         print(text, flush=True)
@@ -156,6 +157,8 @@ class Tuner:
             records = run_harness(self.args.harness, job["world_size"], experiment,
                                   self.path(os.path.join("replay", f"{name}_round{round_index}")))
             for record in records:
+                if record["backend"]["name"] == "torch_gloo":
+                    self.replayed_gloo = record["backend"]["algorithm"]
                 index = int(record["part"][len("config"):])
                 steps = [t / 1e3 for t in record["step_times_ms"]]
                 results[index]["step_s"] += steps
@@ -328,6 +331,9 @@ class Tuner:
         own, results = self.predict(job, measured_runs)
         for r in sorted(results, key=lambda r: stats.median(r["step_s"])):
             self.say(f"  predicted {stats.median(r['step_s']) * 1e3:8.1f} ms  {describe(r['config'])}")
+        if self.replayed_gloo:
+            self.say(f"The job's gloo replayed on {self.replayed_gloo} (--harness picks another "
+                     "build: docs/tune.md)")
         candidates = self.candidates(own, results)
         verdict = self.try_plans(candidates, measured_runs) if candidates else (
             "Keep PyTorch's defaults: no configuration was predicted faster than the job's own "
