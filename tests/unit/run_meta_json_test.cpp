@@ -46,7 +46,8 @@ RunMeta everything() {
   meta.watchdog = WatchdogMark{300.0, ""};
   meta.search = SearchMark{"search.json", {{"batch_size", 64}}, true, "every rung decided"};
   meta.adaptive_repetitions =
-      AdaptiveSummary{10, "median", 0.05, 60, 4, 12.5, 3, {{"p", "", {{"batch_size", 64}}, 0.2}}};
+      AdaptiveSummary{10, "median", 0.05, 60, 4, 12.5, 3, {{"p", "", {{"batch_size", 64}}, 0.2}},
+                      "no_progress"};
   meta.end.aborted = AbortedMark{"watchdog", "2026-01-02T01:00:00Z", "rank 1 has not entered"};
   return meta;
 }
