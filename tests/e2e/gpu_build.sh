@@ -1,7 +1,7 @@
 # The GPU check's build step on this machine, against the LibTorch a GPU machine has: the
 # project's PyTorch 2.x (CUDA-enabled, from PyPI) and the CUDA toolkit, without a device.
-# scripts/gpu_check --build-only builds what the check runs (the harness, the mpi and nccl
-# plugins, the models, mpi_tests, model_benchmark) in build-gpu/, so that a compile error is
+# scripts/gpu_check --build-only builds what the check runs (the harness, its plugins, the
+# models, mpi_tests, model_benchmark) in build-gpu/, so that a compile error is
 # found here rather than in the minutes a GPU is lent for. Nothing CUDA runs. Its torch_gloo is
 # that PyTorch's own ProcessGroupGloo (the one scripts/tune replays a 2.x job's gloo on): an
 # allreduce at each size is checked against known sums, and a captured job replays on it.
@@ -14,7 +14,7 @@ source "$(dirname "$0")/torch_lib.bash"
 # again would say the same (scripts/lib/verdicts.bash).
 source scripts/lib/verdicts.bash
 key=$(verdict_key gpu-build "$("$TORCH_PYTHON" -c 'import torch; print(torch.__version__)') \
-  $(/usr/local/cuda/bin/nvcc --version | tail -1)" scripts/gpu_check)
+  $(/usr/local/cuda/bin/nvcc --version | tail -1)" scripts/gpu_check tests/e2e/gpu_build.sh)
 passed_before gpu-build "$key" && exit 77
 # Objects shared with other clones of the tree through ccache, as scripts/build shares them.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true

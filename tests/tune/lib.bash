@@ -15,7 +15,9 @@ launch=("$TORCH_PYTHON" -m torch.distributed.run --nnodes 1 --rdzv_backend c10d
 # beyond the noise (its measured interval above 1, recorded in plan.json).
 check_answer() {
   grep -q "^Answer: " "$1/answer.md" || fail "no Answer in $1/answer.md"
-  grep "^Answer: \|^Replay of\|^Captured" "$1/answer.md"
+  grep "^Answer: \|^Replay of\|^Captured\|^The job's gloo replayed on" "$1/answer.md"
+  grep -q "^The job's gloo replayed on PyTorch [0-9][0-9.]* ProcessGroupGloo" "$1/answer.md" ||
+    fail "the Answer does not say which PyTorch's ProcessGroupGloo the replay ran"
   if grep -q "^Answer: Use " "$1/answer.md"; then
     local low
     low=$(sed -n 's/.*measured in your job ×[0-9.]* \[\([0-9.]*\), .*/\1/p' "$1/answer.md")

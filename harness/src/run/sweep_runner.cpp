@@ -326,7 +326,8 @@ std::optional<AdaptiveSummary> run_adaptive_repetitions(const Experiment& experi
   }
   if (!driver.leader) return std::nullopt;
   AdaptiveSummary summary = planner.summary(driver.leader->store.runs());
-  summary.stopped_by = stopped_by;
+  // The last round may have settled every point just as max_repetitions came.
+  summary.stopped_by = summary.still_wide.empty() ? "target" : stopped_by;
   return summary;
 }
 

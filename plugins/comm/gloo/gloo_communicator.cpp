@@ -131,7 +131,7 @@ class GlooCommunicator final : public plugin::Communicator {
         params.choice("receive", "loop_thread", {"loop_thread", "blocking", "busy_poll", "auto"});
   }
 
-  // Before the contexts close their pairs (group_device.h: LeaveTogether).
+  // Before the contexts close their pairs (group_endpoint.h: LeaveTogether).
   ~GlooCommunicator() override { leave_.leave(); }
 
   Status init(const plugin::GroupInit& group) noexcept override {

@@ -38,7 +38,7 @@ bool MpiC10dStore::deleteKey(const std::string&) { refuse("deleteKey"); }
 bool MpiC10dStore::check(const std::vector<std::string>&) { refuse("check"); }
 std::int64_t MpiC10dStore::getNumKeys() { refuse("getNumKeys"); }
 
-#if TORCH_VERSION_MAJOR >= 2
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 8)
 c10::intrusive_ptr<c10d::Store> MpiC10dStore::clone() {
   return c10::make_intrusive<MpiC10dStore>(rendezvous_);
 }

@@ -33,8 +33,9 @@ class MpiC10dStore final : public c10d::Store {
   bool deleteKey(const std::string& key) override;
   bool check(const std::vector<std::string>& keys) override;
   std::int64_t getNumKeys() override;
-#if TORCH_VERSION_MAJOR >= 2
-  // A second handle on the same rendezvous (PyTorch 2.x's stores are cloned per thread).
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 8)
+  // PyTorch 2.8 made clone() part of a Store: a second handle on the same rendezvous, valid
+  // while the group joins (the rendezvous is init()'s).
   c10::intrusive_ptr<c10d::Store> clone() override;
 #endif
 

@@ -3,7 +3,7 @@
 // each collective queued to the group's worker threads and awaited. Where the "gloo" plugin
 // drives Debian's gloo library directly, this one carries the process group's own cost per call
 // (its queue, its algorithm choice, its tensors), which is what a replay of a PyTorch job on
-// gloo must reproduce. Its pairs open where the gloo plugin's do (group_device.h), on a device
+// gloo must reproduce. Its pairs open where the gloo plugin's do (group_endpoint.h), on a device
 // the process group's own gloo makes; it joins over MPI (MpiC10dStore). It builds against
 // Debian's LibTorch 1.13 and against PyPI's 2.x (whose gloo is inside LibTorch: gloo's headers
 // only declare the device it is handed).
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../gloo/group_device.h"
+#include "../gloo/group_endpoint.h"
 #include "../gloo/mpi_store.h"
 #include "harness/plugin/buffer_checks.h"
 #include "harness/plugin/communicator.h"
@@ -80,7 +80,7 @@ class TorchGlooCommunicator final : public plugin::Communicator {
     threads_ = static_cast<int>(params.integer("threads", 2, 1, 64));
   }
 
-  // The pairs close with the process group (group_device.h: LeaveTogether).
+  // The pairs close with the process group (group_endpoint.h: LeaveTogether).
   ~TorchGlooCommunicator() override {
     leave_.leave();
     group_.reset();
