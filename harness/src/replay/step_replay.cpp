@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 
+#include "common/seconds_between.h"
 #include "measurement/tensor_buffer_view.h"
 #include "replay/busy_work.h"
 
@@ -10,10 +11,6 @@ namespace harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "common/seconds_between.h"
 #include "measurement/communication_thread.h"
 #include "measurement/tensor_buffer_view.h"
 
@@ -14,11 +15,6 @@ namespace {
 constexpr int64_t kLossSlot = 0;
 constexpr int64_t kFailureSlot = 1;
 constexpr std::size_t kStatusSlots = 2;
-
-double seconds_between(std::chrono::steady_clock::time_point a,
-                       std::chrono::steady_clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
 
 std::size_t elements_of(const std::vector<at::Tensor>& tensors) {
   std::size_t total = 0;

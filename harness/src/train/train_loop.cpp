@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/seconds_between.h"
 #include "mpi/max_over_ranks.h"
 #include "mpi/watchdog.h"
 #include "train/data_tensor.h"
@@ -25,10 +26,6 @@ std::vector<at::Tensor> optimized(const StepParts& parts, const std::vector<at::
   if (parts.sharded) return parts.sharded->master_shards();
   if (parts.flat) return parts.flat->pieces();
   return model;
-}
-
-double seconds_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
 }
 
 }  // namespace
