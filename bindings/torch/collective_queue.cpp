@@ -1,5 +1,6 @@
 #include "collective_queue.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <utility>
@@ -24,6 +25,10 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   // Fails the call in flight and every queued one with `reason` (mutex held; the works are
   // failed by the caller, outside it, into `failed`).
   void break_group(const std::string& reason, std::vector<Item>* failed);
+  // From now on the threads keep what they would drop (settle_before_interpreter_exit). True
+  // once no thread holds a tensor outside a plugin call; until then nothing changes, unless
+  // `anyway`.
+  bool settle(bool anyway);
 
   const std::chrono::milliseconds timeout;
   const Peers peers;
@@ -34,6 +39,8 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   std::chrono::steady_clock::time_point started;
   std::string broken;  // why the group failed, once it has
   bool stopping = false;
+  bool runner_holding = false;  // a call returned and the runner still holds its item
+  bool settled = false;         // the interpreter exits: keep, never drop (mutex)
 
   // Futures complete on threads of their own: a future's callback (DDP's PowerSGD hook,
   // fut.then(...)) may launch another collective and wait on it, or on its future, which the
@@ -44,13 +51,34 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   std::condition_variable futures_changed;
   std::deque<c10::intrusive_ptr<CollectiveWork>> futures;
   std::vector<std::thread> completers;
+  std::size_t live_completers = 0;  // detached ones included
   std::size_t idle_completers = 0;
   bool futures_stopping = false;
+  bool futures_settled = false;  // as `settled`, for the completers (futures_mutex)
 };
 
 namespace {
 
 constexpr std::chrono::milliseconds kWatchInterval{100};
+
+// Every queue's state that a queue or one of its threads still holds (a State, which is
+// private to the queue).
+std::mutex live_states_mutex;
+std::vector<std::weak_ptr<void>> live_states;
+
+template <typename Held>
+void keep_forever(Held& held) {
+  static_cast<void>(new Held(std::move(held)));  // never freed
+}
+
+// Dropped here, or kept for the rest of the process once the queue has settled.
+template <typename Held>
+void let_go(Held& held, bool keep) {
+  if (keep)
+    keep_forever(held);
+  else
+    held = Held();
+}
 
 plugin::Status run_guarded(const CollectiveQueue::Run& run) {
   try {
@@ -70,11 +98,22 @@ void CollectiveQueue::State::break_group(const std::string& reason, std::vector<
   queued.clear();
 }
 
+bool CollectiveQueue::State::settle(bool anyway) {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> futures_lock(futures_mutex);
+  const bool holding =
+      runner_holding || !futures.empty() || idle_completers != live_completers;
+  if (holding && !anyway) return false;
+  settled = futures_settled = true;
+  return !holding;
+}
+
 void CollectiveQueue::State::run_calls() {
   for (;;) {
     std::shared_ptr<Item> item;
     {
       std::unique_lock<std::mutex> lock(mutex);
+      runner_holding = false;
       changed.wait(lock, [&] { return stopping || !queued.empty(); });
       if (queued.empty()) return;
       item = std::make_shared<Item>(std::move(queued.front()));
@@ -85,13 +124,16 @@ void CollectiveQueue::State::run_calls() {
     const plugin::Status status = run_guarded(item->run);
     std::vector<Item> failed;
     std::string reason;
+    bool keep = false;
     {
       std::lock_guard<std::mutex> lock(mutex);
+      runner_holding = true;
+      keep = settled;
       if (in_flight != item) {
         // The watcher failed it already, and this thread may be running on past the group,
         // into the interpreter's exit: dropping the call's tensors here could call into a
         // Python that is gone. A failed group's last call is left to the process's end.
-        static_cast<void>(new std::shared_ptr<Item>(std::move(item)));  // never freed
+        keep_forever(item);
         continue;
       }
       in_flight.reset();
@@ -103,6 +145,7 @@ void CollectiveQueue::State::run_calls() {
     if (status.is_ok()) {
       item->work->succeed();
       complete_later({item->work});
+      let_go(item, keep);
       continue;
     }
     peers.announce(reason);
@@ -113,6 +156,8 @@ void CollectiveQueue::State::run_calls() {
       works.push_back(other.work);
     }
     complete_later(std::move(works));
+    let_go(item, keep);
+    let_go(failed, keep);
   }
 }
 
@@ -121,8 +166,10 @@ void CollectiveQueue::State::complete_later(std::vector<c10::intrusive_ptr<Colle
   {
     std::lock_guard<std::mutex> lock(futures_mutex);
     for (auto& work : works) futures.push_back(std::move(work));
-    if (idle_completers == 0 && !futures_stopping)
+    if (idle_completers == 0 && !futures_stopping) {
       completers.emplace_back([state = shared_from_this()] { state->complete_futures(); });
+      ++live_completers;
+    }
   }
   futures_changed.notify_one();
 }
@@ -133,12 +180,16 @@ void CollectiveQueue::State::complete_futures() {
     ++idle_completers;
     futures_changed.wait(lock, [&] { return futures_stopping || !futures.empty(); });
     --idle_completers;
-    if (futures.empty()) return;
+    if (futures.empty()) {
+      --live_completers;
+      return;
+    }
     c10::intrusive_ptr<CollectiveWork> work = std::move(futures.front());
     futures.pop_front();
+    const bool keep = futures_settled;
     lock.unlock();
     work->complete_future();
-    work.reset();  // the last reference may go here, as it would have on the runner
+    let_go(work, keep);  // the last reference may go here, as it would have on the runner
     lock.lock();
   }
 }
@@ -178,6 +229,13 @@ void CollectiveQueue::State::watch_calls() {
 
 CollectiveQueue::CollectiveQueue(std::chrono::milliseconds timeout, Peers peers)
     : state_(std::make_shared<State>(timeout, std::move(peers))) {
+  {
+    std::lock_guard<std::mutex> lock(live_states_mutex);
+    live_states.erase(std::remove_if(live_states.begin(), live_states.end(),
+                                     [](const auto& state) { return state.expired(); }),
+                      live_states.end());
+    live_states.push_back(state_);
+  }
   runner_ = std::thread([state = state_] { state->run_calls(); });
   watcher_ = std::thread([state = state_] { state->watch_calls(); });
 }
@@ -238,6 +296,25 @@ void CollectiveQueue::enqueue(c10::intrusive_ptr<CollectiveWork> work, std::stri
     return;
   }
   state_->changed.notify_all();
+}
+
+void CollectiveQueue::settle_before_interpreter_exit(std::chrono::milliseconds limit) {
+  std::vector<std::shared_ptr<State>> states;
+  {
+    std::lock_guard<std::mutex> lock(live_states_mutex);
+    for (const auto& live : live_states)
+      if (auto state = live.lock()) states.push_back(std::static_pointer_cast<State>(state));
+  }
+  // A thread still busy at the deadline (a future's callback that never returns) is not
+  // waited for: the exit is not held up by it.
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (const auto& state : states) {
+    for (;;) {
+      const bool late = std::chrono::steady_clock::now() >= deadline;
+      if (state->settle(late) || late) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
 }
 
 }  // namespace harness::torch_binding

@@ -12,6 +12,12 @@
 // group's timeout. The group is then broken: later calls fail at once with the first reason. A
 // plugin call that never returns cannot be taken back (a plugin has no abort): its thread is
 // left behind, holding the communicator, when the group goes.
+//
+// A thread that drops a tensor's last reference takes the GIL to free its Python object. While
+// the interpreter finalizes, Python ends any thread that asks for the GIL (pthread_exit), and an
+// end inside a destructor aborts the process. So, before it finalizes, the queues settle
+// (settle_before_interpreter_exit, which harness_torch registers with atexit): their threads
+// finish dropping what they hold, then keep whatever they are handed afterwards.
 #pragma once
 
 #include <chrono>
@@ -43,6 +49,11 @@ class CollectiveQueue {
   // messages ("harness:shm allreduce").
   using Run = std::function<plugin::Status()>;
   void enqueue(c10::intrusive_ptr<CollectiveWork> work, std::string what, Run run);
+
+  // Waits, up to `limit`, until the threads of every queue (those of destroyed process groups
+  // included) hold no tensor outside a plugin call, then has them keep all they are handed
+  // from then on. Call without the GIL, before the interpreter finalizes.
+  static void settle_before_interpreter_exit(std::chrono::milliseconds limit);
 
  private:
   struct State;  // shared with the threads, so that a thread left behind never outlives it

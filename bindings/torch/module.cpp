@@ -27,4 +27,11 @@ PYBIND11_MODULE(_harness_torch, module) {
            py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("plugin", &HarnessBackend::plugin_name)
       .def("describe", &HarnessBackend::describe);
+  module.def(
+      "_settle_before_exit",
+      [](std::chrono::milliseconds limit) {
+        harness::torch_binding::CollectiveQueue::settle_before_interpreter_exit(limit);
+      },
+      py::arg("limit"), py::call_guard<py::gil_scoped_release>(),
+      "Lets the backend's threads drop what they hold before the interpreter finalizes.");
 }

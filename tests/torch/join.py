@@ -3,7 +3,10 @@ HARNESS_JOIN_TEST_FAULT: "skew" gives rank 1 other plugin parameters than rank 0
 makes rank 1's allreduce longer than rank 0's (the plugin refuses on both); "absent" makes
 rank 1 skip it (rank 0's wait must end at the group's timeout); "root" makes rank 1's call fail
 inside the plugin before it meets rank 0 (rank 0's wait must end at once with rank 1's message);
-"dtype" makes rank 1 sum bf16 where rank 0 sums fp16 (same size, other type: both must fail)."""
+"dtype" makes rank 1 sum bf16 where rank 0 sums fp16 (same size, other type: both must fail);
+"exit_in_callback" ends the job while the allreduce's future still runs a callback (the backend's
+thread then drops the last reference to the call's tensors: the interpreter's exit must wait
+for it, never abort)."""
 import datetime
 import os
 import time
@@ -28,8 +31,15 @@ else:
     try:
         if fault == "root":
             dist.broadcast(tensor, src=7 if odd_rank else 0)
-        dist.all_reduce(tensor)
+        if fault == "exit_in_callback":
+            work = dist.all_reduce(tensor, async_op=True)
+            work.get_future().then(lambda future: (time.sleep(0.1), future.value())[1])
+            work.wait()
+        else:
+            dist.all_reduce(tensor)
     finally:
         print(f"rank {dist.get_rank()}: allreduce ended after {time.monotonic() - started:.1f} s",
               flush=True)
     assert tensor.tolist() == [2.0] * 4, tensor
+if fault == "exit_in_callback":
+    print(f"rank {dist.get_rank()}: leaving while the future's callback runs", flush=True)

@@ -8,10 +8,13 @@ parameters, HARNESS_PLUGIN_PATH more folders to find plugins in. PyTorch 2.x: th
 c10d::Backend for CPU tensors, one per group (dist.new_group makes another). The manual:
 docs/pytorch.md.
 """
+import atexit
+import datetime
+
 import torch  # loads LibTorch before the extension that links it
 import torch.distributed as dist
 
-from ._harness_torch import HarnessBackend
+from ._harness_torch import HarnessBackend, _settle_before_exit
 
 __all__ = ["HarnessBackend", "backend_of"]
 
@@ -26,6 +29,11 @@ def backend_of(group=None):
     group = group if group is not None else dist.group.WORLD
     return group._get_backend(torch.device("cpu"))
 
+
+# The backend's threads may hold the last reference to a tensor when the job ends (a future
+# completing just after wait() returned). They must drop it before the interpreter finalizes:
+# a thread that asks for the GIL after that is ended by Python, which aborts the process.
+atexit.register(_settle_before_exit, datetime.timedelta(seconds=2))
 
 if "HARNESS" not in dist.Backend._plugins:
     dist.Backend.register_backend("harness", _create, extended_api=True, devices=["cpu"])
