@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness_analysis import stats
-from harness_tune import job_file
+from harness_tune import job_file, ranking
 from harness_tune import launch as tune_launch
 from harness_tune import tuner as tune
 
@@ -157,3 +157,22 @@ def test_the_replay_is_trusted_on_its_point_estimate_not_on_an_interval_that_rea
     assert tune.fidelity_failure(1.37, 0.96, 1.55).startswith("No plan: the replay predicts")
     assert tune.fidelity_failure(1.06, 0.90, 1.25) is None
     assert tune.fidelity_failure(0.85, 0.80, 0.95) is not None
+
+
+def test_the_ranking_check_counts_pairs_and_the_noise():
+    same = (1.0, 1.0, 1.0)
+    predicted = [same, (1.3, 1.2, 1.4), (1.1, 1.0, 1.2), (0.8, 0.7, 0.9)]
+    # Measured in the same order: every pair alike.
+    measured = [same, (1.25, 1.2, 1.3), (1.05, 1.0, 1.1), (0.9, 0.85, 0.95)]
+    assert ranking.order_agreement(predicted, measured) == (1.0, 6, 0, 0)
+    # The two fastest swapped, their measured intervals overlapping: one pair otherwise, in the noise.
+    swapped = [same, (1.10, 1.0, 1.2), (1.15, 1.1, 1.2), (0.9, 0.85, 0.95)]
+    tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, swapped)
+    assert (alike, otherwise, within_noise) == (5, 1, 1) and tau == pytest.approx(4 / 6)
+    # Reversed beyond the noise: every pair otherwise, none within it.
+    reversed_ = [same, (0.5, 0.45, 0.55), (0.8, 0.75, 0.85), (1.5, 1.4, 1.6)]
+    assert ranking.order_agreement(predicted, reversed_) == (-1.0, 0, 6, 0)
+    assert ranking.mean_error([(1.2, 0, 0), (0.9, 0, 0)], [(1.0, 0, 0), (1.0, 0, 0)]) == pytest.approx(0.15)
+    said = ranking.summary(4, 4 / 6, 5, 1, 1, 0.031)
+    assert "5 of 6 pairs" in said and "1 of the other 1 within the job's noise" in said
+    assert "Kendall's tau 0.67 over 4 configurations" in said and "3.1%" in said

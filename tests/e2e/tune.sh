@@ -1,7 +1,8 @@
 # scripts/tune on the seed's autoencoder (examples/pytorch) at world 2, end to end with short
 # settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
-# script unchanged; the harness's replay trial re-making DDP's own buckets; and the clear
+# script unchanged, the ranking check (--rank-check); the harness's replay trial re-making
+# DDP's own buckets; and the clear
 # errors: a job without DDP, a job that crashes, a job that exits with a status of its own, a job
 # that never reaches DDP (stopped, all its processes), a plan applied whatever case the job spells
 # gloo in, a job that writes its own files (the user's put back), a model off the CPU, more ranks than CPUs, a
@@ -12,7 +13,7 @@ source tests/tune/lib.bash
 
 cp examples/pytorch/autoencoder_ddp.py "$WORK/train.py"
 before=$(sha256sum "$WORK/train.py")
-tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 -- \
+tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 --rank-check 1 -- \
   "${launch[@]}" --nproc_per_node 2 "$WORK/train.py" --epochs 2 > "$WORK/tune.out" 2>&1 ||
   { cat "$WORK/tune.out"; fail "scripts/tune on the autoencoder"; }
 cat "$WORK/tune.out"
@@ -27,6 +28,20 @@ runs = json.load(open(os.path.join(folder, "defaults.json")))["runs_step_s"]
 said = re.search(r"\((\d+) runs, defaults.json\)", open(os.path.join(folder, "answer.md")).read())
 assert said and int(said.group(1)) == len(runs), (said and said.group(0), len(runs))
 print(f"ok: the fidelity's {len(runs)} runs are all kept in defaults.json")
+PY
+# The ranking check: the configuration predicted fastest run in the job beside its defaults,
+# each round, and the two orders compared.
+"$TORCH_PYTHON" - "$WORK/results" <<'PY' || fail "the ranking check"
+import json, os, sys
+folder = sys.argv[1]
+checked = json.load(open(os.path.join(folder, "ranking.json")))
+[config] = checked["configurations"]
+assert len(config["runs_step_s"]) == 2 and len(checked["defaults_runs_step_s"]) == 2, checked
+assert checked["pairs_alike"] + checked["pairs_otherwise"] == 1, checked
+line = [l for l in open(os.path.join(folder, "answer.md")) if l.startswith("Measured in the job: ")]
+assert line and f"Kendall's tau {checked['kendall_tau']:.2f} over 2 configurations" in line[0], line
+print(f"ok: the ranking check ran {config['backend']}, bucket_cap_mb {config['bucket_cap_mb']:g} "
+      f"in the job: measured ×{config['measured_ratio'][0]:.2f}, predicted ×{config['predicted_ratio'][0]:.2f}")
 PY
 # The recorder's ranks agree on their step count once per run: one all_reduce of its own, not
 # one a step until HARNESS_TUNE_MIN_SECONDS of steps are recorded.

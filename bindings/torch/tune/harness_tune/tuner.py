@@ -11,7 +11,9 @@
 3. plan: the shortest predicted step that clears the noise against the job's own (plan.json);
 4. verify: the job run with its defaults and with the plan, interleaved (verify.json): the
    measured ratio beside the predicted one, the plan withdrawn when it is not faster beyond the
-   noise or, with compression, when its losses leave the noise.
+   noise or, with compression, when its losses leave the noise;
+5. with --rank-check N: the job run with the N configurations predicted fastest too, and their
+   measured order against the predicted one (ranking.json).
 The Answer is printed and written as answer.md in the results folder."""
 import argparse
 import json
@@ -21,7 +23,7 @@ import sys
 
 from harness_analysis import stats
 
-from . import job_file
+from . import job_file, ranking
 from .folder import KEPT, ResultsFolder
 from .launch import JobError, check_world, kept_files, run_harness, run_job
 
@@ -185,9 +187,12 @@ class Tuner:
     def announce_runs(self):
         """Before the first run: what running the job many times means for its files."""
         a = self.args
-        self.say(f"Your job will run at least {1 + 3 * a.rounds} times (one capture, {a.rounds} "
-                 f"between the replay rounds, {2 * a.rounds} to verify a plan, more when a plan "
-                 f"is withdrawn), each stopped after {a.warmup} + {a.steps} or more steps. Files it "
+        ranking_runs = (1 + a.rank_check) * a.rounds if a.rank_check else 0
+        ranked = f", {ranking_runs} to check the ranking" if ranking_runs else ""
+        self.say(f"Your job will run at least {1 + 3 * a.rounds + ranking_runs} times (one "
+                 f"capture, {a.rounds} between the replay rounds, {2 * a.rounds} to verify a plan, "
+                 f"more when a plan is withdrawn{ranked}), each stopped after {a.warmup} + "
+                 f"{a.steps} or more steps. Files it "
                  "writes are copied before its first write and put back when tuning ends; files "
                  f"it creates are moved to {self.path('job_files')}.")
 
@@ -308,6 +313,46 @@ class Tuner:
         return ("Keep PyTorch's defaults: every faster configuration compresses gradients, and "
                 "each moved the job's losses beyond the noise.", ())
 
+    # --- 5. ranking ---------------------------------------------------------------------------
+    def check_ranking(self, results):
+        """--rank-check N: the job run with its defaults and with each of the N configurations
+        predicted fastest, interleaved over --rounds; their measured gains beside the predicted
+        ones, and whether the job orders them as the replay did (ranking.json)."""
+        own = results[0]
+        others = sorted((r for r in results[1:] if r["config"] != own["config"]),
+                        key=lambda r: stats.median(r["step_s"]))[:self.args.rank_check]
+        plans = []
+        for index, r in enumerate(others):
+            path = self.path(os.path.join("ranking", f"plan{index}.json"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            job_file.write_plan(path, r["config"])
+            plans.append(path)
+        defaults, runs = [], [[] for _ in others]
+        for _ in range(self.args.rounds):
+            defaults.append(self.run_defaults())
+            for path, config_runs, r in zip(plans, runs, others):
+                run = self.run_once("run", plan=path)
+                check_applied(r["config"], run["applied"])
+                config_runs.append([s["step_s"] for s in run["steps"]])
+        same = (1.0, 1.0, 1.0)  # the job's own configuration against itself
+        predicted = [same] + [stats.ratio_interval_of_runs(own["runs"], r["runs"]) for r in others]
+        measured = [same] + [stats.ratio_interval_of_runs(defaults, c) for c in runs]
+        self.say(f"Ranking check: the job run {self.args.rounds} times with its defaults and with "
+                 f"each of the {len(others)} configurations predicted fastest (ranking.json):")
+        for r, p, m in zip(others, predicted[1:], measured[1:]):
+            self.say(f"  predicted ×{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]  measured ×{m[0]:.2f} "
+                     f"[{m[1]:.2f}, {m[2]:.2f}]  {describe(r['config'])}")
+        tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, measured)
+        error = ranking.mean_error(predicted[1:], measured[1:])
+        self.say(ranking.summary(len(predicted), tau, alike, otherwise, within_noise, error))
+        with open(self.path("ranking.json"), "w") as stream:
+            json.dump({"configurations": [dict(r["config"], predicted_ratio=list(p), measured_ratio=list(m),
+                                               runs_step_s=c)
+                                          for r, p, m, c in zip(others, predicted[1:], measured[1:], runs)],
+                       "defaults_runs_step_s": defaults, "kendall_tau": tau, "pairs_alike": alike,
+                       "pairs_otherwise": otherwise, "pairs_otherwise_within_noise": within_noise,
+                       "mean_abs_error": error}, stream, indent=1)
+
     def run(self):
         a = self.args
         self.say(f"Tuning: {' '.join(self.command)}")
@@ -345,6 +390,8 @@ class Tuner:
             plan = job_file.read_plan(self.path("plan.json"))
             plan["withdrawn"] = "the replay did not predict the job's own step time"
             self.save_plan(plan)
+        if a.rank_check:
+            self.check_ranking(results)
         return self.answer(failure, ()) if failure else self.answer(*verdict)
 
     def answer(self, verdict, lines=()):
@@ -401,6 +448,9 @@ def main():
                         help="seconds one run of the job may take before it is stopped, every "
                              "process it started with it")
     parser.add_argument("--no-compression", dest="compression", action="store_false")
+    parser.add_argument("--rank-check", type=counting(0), default=0, metavar="N",
+                        help="also run the job with the N configurations predicted fastest and "
+                             "compare their measured order with the predicted one")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the job's launch command")
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
