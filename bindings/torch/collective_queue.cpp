@@ -1,6 +1,8 @@
 #include "collective_queue.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <utility>
@@ -26,9 +28,12 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   // failed by the caller, outside it, into `failed`).
   void break_group(const std::string& reason, std::vector<Item>* failed);
   // From now on the threads keep what they would drop (settle_before_interpreter_exit). True
-  // once no thread holds a tensor outside a plugin call; until then nothing changes, unless
-  // `anyway`.
+  // once no call is queued or in flight and no thread holds a call or a Work; until then
+  // nothing changes, unless `anyway`.
   bool settle(bool anyway);
+  // Dropped here, or kept for the rest of the process once the queue has settled.
+  template <typename Held>
+  void let_go(Held& held);
 
   const std::chrono::milliseconds timeout;
   const Peers peers;
@@ -36,11 +41,13 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   std::condition_variable changed;
   std::deque<Item> queued;
   std::shared_ptr<Item> in_flight;
+  std::uint64_t calls_started = 0;  // tells the watcher one call in flight from the next
   std::chrono::steady_clock::time_point started;
   std::string broken;  // why the group failed, once it has
   bool stopping = false;
-  bool runner_holding = false;  // a call returned and the runner still holds its item
-  bool settled = false;         // the interpreter exits: keep, never drop (mutex)
+  bool runner_holding = false;   // a call returned and the runner still holds its item
+  bool watcher_holding = false;  // the watcher failed calls and still holds them
+  std::atomic<bool> settled{false};  // the interpreter exits: keep, never drop
 
   // Futures complete on threads of their own: a future's callback (DDP's PowerSGD hook,
   // fut.then(...)) may launch another collective and wait on it, or on its future, which the
@@ -54,7 +61,6 @@ struct CollectiveQueue::State : std::enable_shared_from_this<CollectiveQueue::St
   std::size_t live_completers = 0;  // detached ones included
   std::size_t idle_completers = 0;
   bool futures_stopping = false;
-  bool futures_settled = false;  // as `settled`, for the completers (futures_mutex)
 };
 
 namespace {
@@ -69,15 +75,6 @@ std::vector<std::weak_ptr<void>> live_states;
 template <typename Held>
 void keep_forever(Held& held) {
   static_cast<void>(new Held(std::move(held)));  // never freed
-}
-
-// Dropped here, or kept for the rest of the process once the queue has settled.
-template <typename Held>
-void let_go(Held& held, bool keep) {
-  if (keep)
-    keep_forever(held);
-  else
-    held = Held();
 }
 
 plugin::Status run_guarded(const CollectiveQueue::Run& run) {
@@ -98,13 +95,23 @@ void CollectiveQueue::State::break_group(const std::string& reason, std::vector<
   queued.clear();
 }
 
+template <typename Held>
+void CollectiveQueue::State::let_go(Held& held) {
+  if (settled)
+    keep_forever(held);
+  else
+    held = Held();
+}
+
 bool CollectiveQueue::State::settle(bool anyway) {
   std::lock_guard<std::mutex> lock(mutex);
   std::lock_guard<std::mutex> futures_lock(futures_mutex);
-  const bool holding =
-      runner_holding || !futures.empty() || idle_completers != live_completers;
+  // Futures left when every completer is gone (the group was destroyed) are never completed.
+  const bool holding = in_flight || !queued.empty() || runner_holding || watcher_holding ||
+                       (live_completers > 0 && !futures.empty()) ||
+                       idle_completers != live_completers;
   if (holding && !anyway) return false;
-  settled = futures_settled = true;
+  settled = true;
   return !holding;
 }
 
@@ -119,16 +126,15 @@ void CollectiveQueue::State::run_calls() {
       item = std::make_shared<Item>(std::move(queued.front()));
       queued.pop_front();
       in_flight = item;
+      ++calls_started;
       started = std::chrono::steady_clock::now();
     }
     const plugin::Status status = run_guarded(item->run);
     std::vector<Item> failed;
     std::string reason;
-    bool keep = false;
     {
       std::lock_guard<std::mutex> lock(mutex);
       runner_holding = true;
-      keep = settled;
       if (in_flight != item) {
         // The watcher failed it already, and this thread may be running on past the group,
         // into the interpreter's exit: dropping the call's tensors here could call into a
@@ -145,7 +151,7 @@ void CollectiveQueue::State::run_calls() {
     if (status.is_ok()) {
       item->work->succeed();
       complete_later({item->work});
-      let_go(item, keep);
+      let_go(item);
       continue;
     }
     peers.announce(reason);
@@ -156,8 +162,8 @@ void CollectiveQueue::State::run_calls() {
       works.push_back(other.work);
     }
     complete_later(std::move(works));
-    let_go(item, keep);
-    let_go(failed, keep);
+    let_go(item);
+    let_go(failed);
   }
 }
 
@@ -186,10 +192,9 @@ void CollectiveQueue::State::complete_futures() {
     }
     c10::intrusive_ptr<CollectiveWork> work = std::move(futures.front());
     futures.pop_front();
-    const bool keep = futures_settled;
     lock.unlock();
     work->complete_future();
-    let_go(work, keep);  // the last reference may go here, as it would have on the runner
+    let_go(work);  // the last reference may go here, as it would have on the runner
     lock.lock();
   }
 }
@@ -199,22 +204,25 @@ void CollectiveQueue::State::watch_calls() {
   while (!stopping) {
     changed.wait_for(lock, kWatchInterval);
     if (stopping || !in_flight) continue;
-    const std::shared_ptr<Item> watched = in_flight;
+    // Noted, not held: a reference here could be a call's last, dropped by this thread.
+    const std::uint64_t watched = calls_started;
+    const std::string what = in_flight->what;
     const auto elapsed = std::chrono::steady_clock::now() - started;
     lock.unlock();
     const std::string peer = peers.failure();
     lock.lock();
-    if (in_flight != watched) continue;  // it completed meanwhile
+    if (!in_flight || calls_started != watched) continue;  // it completed meanwhile
     std::string reason;
     if (!peer.empty())
-      reason = watched->what + " failed because a peer's collective failed: " + peer;
+      reason = what + " failed because a peer's collective failed: " + peer;
     else if (elapsed > timeout)
-      reason = watched->what + " did not complete within the process group's timeout (" +
+      reason = what + " did not complete within the process group's timeout (" +
                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
                " s): a peer is missing, or stopped calling collectives in this order";
     if (reason.empty()) continue;
     std::vector<Item> failed;
     break_group(reason, &failed);
+    watcher_holding = true;
     lock.unlock();
     if (peer.empty()) peers.announce(reason);
     std::vector<c10::intrusive_ptr<CollectiveWork>> works;
@@ -223,7 +231,9 @@ void CollectiveQueue::State::watch_calls() {
       works.push_back(item.work);
     }
     complete_later(std::move(works));
+    let_go(failed);
     lock.lock();
+    watcher_holding = false;
   }
 }
 
@@ -305,15 +315,15 @@ void CollectiveQueue::settle_before_interpreter_exit(std::chrono::milliseconds l
     for (const auto& live : live_states)
       if (auto state = live.lock()) states.push_back(std::static_pointer_cast<State>(state));
   }
-  // A thread still busy at the deadline (a future's callback that never returns) is not
-  // waited for: the exit is not held up by it.
+  // A queue still busy at the deadline (a call that never returns, a future's callback that
+  // never does) is not waited for: the exit is not held up by it.
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  for (const auto& state : states) {
-    for (;;) {
-      const bool late = std::chrono::steady_clock::now() >= deadline;
-      if (state->settle(late) || late) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+  while (!states.empty()) {
+    const bool late = std::chrono::steady_clock::now() >= deadline;
+    states.erase(std::remove_if(states.begin(), states.end(),
+                                [late](const auto& state) { return state->settle(late) || late; }),
+                 states.end());
+    if (!states.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
 

@@ -50,9 +50,9 @@ class CollectiveQueue {
   using Run = std::function<plugin::Status()>;
   void enqueue(c10::intrusive_ptr<CollectiveWork> work, std::string what, Run run);
 
-  // Waits, up to `limit`, until the threads of every queue (those of destroyed process groups
-  // included) hold no tensor outside a plugin call, then has them keep all they are handed
-  // from then on. Call without the GIL, before the interpreter finalizes.
+  // Waits, up to `limit`, until every queue (those of destroyed process groups included) has
+  // no call queued or in flight and its threads hold no call or Work, then has the threads keep
+  // all they would drop from then on. Call without the GIL, before the interpreter finalizes.
   static void settle_before_interpreter_exit(std::chrono::milliseconds limit);
 
  private:

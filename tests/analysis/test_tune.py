@@ -162,17 +162,52 @@ def test_the_replay_is_trusted_on_its_point_estimate_not_on_an_interval_that_rea
 def test_the_ranking_check_counts_pairs_and_the_noise():
     same = (1.0, 1.0, 1.0)
     predicted = [same, (1.3, 1.2, 1.4), (1.1, 1.0, 1.2), (0.8, 0.7, 0.9)]
-    # Measured in the same order: every pair alike.
+    # Each configuration's runs: steady, so the job tells them apart unless two sit together.
+    runs = [[[1.0, 1.01]] * 3, [[0.8, 0.81]] * 3, [[0.9, 0.91]] * 3, [[1.2, 1.21]] * 3]
     measured = [same, (1.25, 1.2, 1.3), (1.05, 1.0, 1.1), (0.9, 0.85, 0.95)]
-    assert ranking.order_agreement(predicted, measured) == (1.0, 6, 0, 0)
-    # The two fastest swapped, their measured intervals overlapping: one pair otherwise, in the noise.
+    assert ranking.order_agreement(predicted, measured, runs) == (1.0, 6, 0, 0)
+    # The two fastest swapped, the job telling them apart: one pair reversed, beyond the noise.
     swapped = [same, (1.10, 1.0, 1.2), (1.15, 1.1, 1.2), (0.9, 0.85, 0.95)]
-    tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, swapped)
-    assert (alike, otherwise, within_noise) == (5, 1, 1) and tau == pytest.approx(4 / 6)
-    # Reversed beyond the noise: every pair otherwise, none within it.
+    tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, swapped, runs)
+    assert (alike, otherwise, within_noise) == (5, 1, 0) and tau == pytest.approx(4 / 6)
+    # The same swap where the two configurations' runs overlap: within the job's noise.
+    noisy = runs[:1] + [[[0.8, 0.9], [1.0, 1.1], [0.85, 0.95]], [[0.9, 0.8], [0.95, 1.05], [1.0, 0.9]]] + runs[3:]
+    assert ranking.order_agreement(predicted, swapped, noisy)[1:] == (5, 1, 1)
+    # Reversed: every pair otherwise.
     reversed_ = [same, (0.5, 0.45, 0.55), (0.8, 0.75, 0.85), (1.5, 1.4, 1.6)]
-    assert ranking.order_agreement(predicted, reversed_) == (-1.0, 0, 6, 0)
+    assert ranking.order_agreement(predicted, reversed_, runs)[:3] == (-1.0, 0, 6)
+    # A tie counts for neither order, and tau says so.
+    tied = [same, (1.1, 1.0, 1.2), (1.1, 1.0, 1.2), (0.9, 0.85, 0.95)]
+    assert ranking.order_agreement(predicted, tied, runs)[:3] == (pytest.approx(5 / 6), 5, 0)
     assert ranking.mean_error([(1.2, 0, 0), (0.9, 0, 0)], [(1.0, 0, 0), (1.0, 0, 0)]) == pytest.approx(0.15)
     said = ranking.summary(4, 4 / 6, 5, 1, 1, 0.031)
-    assert "5 of 6 pairs" in said and "1 of the other 1 within the job's noise" in said
+    assert "5 of 6 pairs ordered as predicted, 1 reversed (within the job's noise)" in said
     assert "Kendall's tau 0.67 over 4 configurations" in said and "3.1%" in said
+    assert "all 6 pairs ordered as predicted;" in ranking.summary(4, 1.0, 6, 0, 0, 0.01)
+    assert "the one pair ordered as predicted;" in ranking.summary(2, 1.0, 1, 0, 0, 0.01)
+    assert "0 of 1 pair ordered as predicted, 1 reversed" in ranking.summary(2, -1.0, 0, 1, 0, 0.01)
+    assert "1 reversed (beyond the job's noise)" in ranking.summary(4, 4 / 6, 5, 1, 0, 0.01)
+    assert "2 reversed (1 of them within the job's noise)" in ranking.summary(4, 2 / 6, 4, 2, 1, 0.01)
+    assert "5 of 6 pairs ordered as predicted, the others tied" in ranking.summary(4, 5 / 6, 5, 0, 0, 0.01)
+
+
+def test_compression_is_replayed_beside_the_jobs_own_once_when_that_is_the_fastest():
+    """Where the job's own configuration is predicted fastest, the compression replay lists it
+    once (the harness refuses an experiment that lists one trial twice)."""
+    from types import SimpleNamespace
+    tuner = tune.Tuner.__new__(tune.Tuner)
+    tuner.args = SimpleNamespace(caps="1,25", compression=True)
+    tuner.plugins = lambda: ["shm"]
+    tuner.layouts = lambda job, caps: {cap: (100,) for cap in caps}  # one bucket at every cap
+    experiments = []
+
+    def replay(job, configs, name, before_round=None):
+        experiments.append(configs)
+        assert len({json.dumps(c, sort_keys=True) for c in configs}) == len(configs), configs
+        # The job's own (gloo) fastest.
+        return [{"config": c, "step_s": [1.0 if c["backend"] == "gloo" and c["compression"] == "none" else 2.0],
+                 "runs": [[1.0]]} for c in configs]
+    tuner.replay = replay
+    own, results = tuner.predict({"backend": "gloo", "bucket_cap_mb": 25.0}, [])
+    assert experiments[1] == [own, dict(own, compression="fp16")]
+    assert [r["config"] for r in results] == experiments[0] + [dict(own, compression="fp16")]

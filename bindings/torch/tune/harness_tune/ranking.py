@@ -1,6 +1,7 @@
 """Whether the replay ranks configurations as the job does (scripts/tune --rank-check): the
 predicted and measured gains of several configurations over the job's own, their order
 compared pair by pair (Kendall's tau), and the mean prediction error."""
+from harness_analysis import stats
 
 
 def _sign(value):
@@ -8,15 +9,16 @@ def _sign(value):
 
 
 def overlap(a, b):
-    """Whether two (ratio, low, high) intervals share a value: the two are not told apart."""
+    """Whether two (ratio, low, high) intervals share a value."""
     return a[1] <= b[2] and b[1] <= a[2]
 
 
-def order_agreement(predicted, measured):
+def order_agreement(predicted, measured, runs):
     """predicted[i], measured[i]: configuration i's (ratio, low, high) gain over the job's own
-    configuration (above 1: faster), the job's own included as (1, 1, 1). Returns Kendall's
-    tau over every pair, the pairs ordered alike, the pairs ordered otherwise, and of those the
-    ones whose measured intervals overlap (a swap the job's own noise allows)."""
+    configuration (above 1: faster), the job's own first as (1, 1, 1); runs[i]: its measured
+    runs' step times. Returns Kendall's tau over every pair (a pair tied on either side counts
+    for neither order), the pairs ordered alike, the pairs ordered otherwise, and of those the
+    ones the job itself does not tell apart (the interval of their own ratio holds 1)."""
     alike = otherwise = within_noise = 0
     count = len(predicted)
     for i in range(count):
@@ -26,7 +28,8 @@ def order_agreement(predicted, measured):
                 alike += 1
             elif product < 0:
                 otherwise += 1
-                within_noise += overlap(measured[i], measured[j])
+                _, low, high = stats.ratio_interval_of_runs(runs[i], runs[j])
+                within_noise += low <= 1 <= high
     pairs = count * (count - 1) // 2
     tau = (alike - otherwise) / pairs if pairs else 1.0
     return tau, alike, otherwise, within_noise
@@ -40,11 +43,21 @@ def mean_error(predicted, measured):
 
 def summary(configurations, tau, alike, otherwise, within_noise, error):
     """The ranking check's verdict, as the Answer says it."""
-    pairs = alike + otherwise
-    if otherwise == 0:
-        ordered = f"all {pairs} pairs of them, the job's own configuration included, ordered as predicted"
+    pairs = configurations * (configurations - 1) // 2
+    if pairs == 1:
+        ordered = "the one pair" if alike else "0 of 1 pair"
     else:
-        ordered = (f"{alike} of {pairs} pairs of them, the job's own configuration included, "
-                   f"ordered as predicted ({within_noise} of the other {otherwise} within the job's noise)")
-    return (f"Measured in the job: {ordered}; Kendall's tau {tau:.2f} over {configurations} "
-            f"configurations; mean |predicted / measured - 1| of the gains {error:.1%}.")
+        ordered = f"all {pairs} pairs" if alike == pairs else f"{alike} of {pairs} pairs"
+    if otherwise:
+        if within_noise == 0:
+            noise = "beyond the job's noise"
+        elif otherwise == 1:
+            noise = "within the job's noise"
+        else:
+            noise = f"{within_noise} of them within the job's noise"
+        ordered += f" ordered as predicted, {otherwise} reversed ({noise})"
+    else:
+        ordered += " ordered as predicted" + (", the others tied" if alike < pairs else "")
+    return (f"Measured in the job: of these and the job's own configuration, {ordered}; "
+            f"Kendall's tau {tau:.2f} over {configurations} configurations; mean |predicted / "
+            f"measured - 1| of the gains {error:.1%}.")

@@ -30,6 +30,12 @@ from .launch import JobError, check_world, kept_files, run_harness, run_job
 FIDELITY = 0.10  # the replay of the job's own configuration, against its measured step time
 
 
+def gain(interval):
+    """A ratio with its interval, as the Answer prints it: ×1.25 [1.18, 1.33]."""
+    ratio, low, high = interval
+    return f"×{ratio:.2f} [{low:.2f}, {high:.2f}]"
+
+
 def describe(config):
     parts = [f"backend {config['backend']}", f"bucket_cap_mb {config['bucket_cap_mb']:g}"]
     if config["compression"] != "none":
@@ -80,21 +86,20 @@ def fidelity_failure(ratio, low, high):
     interval that merely reaches the band is not enough: ×1.37 [0.96, 1.55] is 37% off."""
     if abs(ratio - 1) <= FIDELITY:
         return None
-    return (f"No plan: the replay predicts the job's own step ×{ratio:.2f} [{low:.2f}, "
-            f"{high:.2f}] its measured time, beyond ±{FIDELITY:.0%}, so its other "
+    return (f"No plan: the replay predicts the job's own step {gain((ratio, low, high))} "
+            f"its measured time, beyond ±{FIDELITY:.0%}, so its other "
             "predictions cannot be trusted on this machine now. Keep PyTorch's defaults.")
 
 
 def prediction_missed(predicted, measured):
     """A sentence when the measured gain lies outside the predicted interval and the predicted
     gain outside the measured one: the two disagree beyond both their noises."""
-    (p, p_low, p_high), (m, m_low, m_high) = predicted, measured
-    if p_low <= m_high and m_low <= p_high:
+    if ranking.overlap(predicted, measured):
         return ""
+    (p, p_low, _), (m, _, m_high) = predicted, measured
     direction = "over" if m_high < p_low else "under"
-    return (f"The replay {direction}-predicted this plan: measured ×{m:.2f} [{m_low:.2f}, "
-            f"{m_high:.2f}] lies outside the predicted ×{p:.2f} [{p_low:.2f}, {p_high:.2f}] "
-            f"(predicted / measured ×{p / m:.2f}).")
+    return (f"The replay {direction}-predicted this plan: measured {gain(measured)} lies outside "
+            f"the predicted {gain(predicted)} (predicted / measured ×{p / m:.2f}).")
 
 
 def check_applied(plan, applied):
@@ -188,7 +193,7 @@ class Tuner:
         """Before the first run: what running the job many times means for its files."""
         a = self.args
         ranking_runs = (1 + a.rank_check) * a.rounds if a.rank_check else 0
-        ranked = f", {ranking_runs} to check the ranking" if ranking_runs else ""
+        ranked = f", up to {ranking_runs} to check the ranking" if ranking_runs else ""
         self.say(f"Your job will run at least {1 + 3 * a.rounds + ranking_runs} times (one "
                  f"capture, {a.rounds} between the replay rounds, {2 * a.rounds} to verify a plan, "
                  f"more when a plan is withdrawn{ranked}), each stopped after {a.warmup} + "
@@ -237,19 +242,30 @@ class Tuner:
         # DDP's bf16 hook is refused without CUDA and NCCL (torch 1.13), and CPU jobs have neither.
         hooks = ["fp16"]
         if self.args.compression:
-            second = [own, best] + [dict(best, compression=hook) for hook in hooks]
-            results += self.replay(job, second, "replay_compression")[2:]
+            # Beside the job's own configuration again (and the best, where that is another),
+            # so that the compressed ones are measured in the same rounds as what they compete with.
+            base = [own] if best == own else [own, best]
+            second = base + [dict(best, compression=hook) for hook in hooks]
+            results += self.replay(job, second, "replay_compression")[len(base):]
         return own, results
 
     # --- 4. verify --------------------------------------------------------------------------
-    def verify(self, plan_path):
-        defaults, planned = [], []
+    def interleaved_runs(self, plans, check):
+        """The job run with its defaults and then with each plan file of `plans`, --rounds
+        times: the defaults' runs and each plan's (each run's steps). `check(index, applied)`
+        refuses a run that did not take its plan."""
+        defaults, planned = [], [[] for _ in plans]
         for _ in range(self.args.rounds):
-            for steps, plan in ((defaults, None), (planned, plan_path)):
+            defaults.append(self.run_once("run")["steps"])
+            for index, plan in enumerate(plans):
                 run = self.run_once("run", plan=plan)
-                if plan:
-                    self.check_taken(plan, run["applied"])
-                steps.append(run["steps"])
+                check(index, run["applied"])
+                planned[index].append(run["steps"])
+        return defaults, planned
+
+    def verify(self, plan_path):
+        defaults, [planned] = self.interleaved_runs(
+            [plan_path], lambda _, applied: self.check_taken(plan_path, applied))
         with open(self.path("verify.json"), "w") as stream:
             json.dump({"defaults": defaults, "plan": planned}, stream, indent=1)
         return defaults, planned
@@ -273,7 +289,7 @@ class Tuner:
         ratio, low, high = stats.ratio_interval_of_runs(own_runs, measured_runs)
         self.say(f"Replay of the job's own configuration: "
                  f"{stats.median([t for run in own_runs for t in run]) * 1e3:.1f} ms, "
-                 f"×{ratio:.2f} [{low:.2f}, {high:.2f}] the job's measured "
+                 f"{gain((ratio, low, high))} the job's measured "
                  f"{stats.median(measured) * 1e3:.1f} ms ({len(measured_runs)} runs, defaults.json)")
         return fidelity_failure(ratio, low, high)
 
@@ -290,8 +306,7 @@ class Tuner:
             ratio, low, high = stats.ratio_interval_of_runs(
                 [[s["step_s"] for s in run] for run in defaults], [[s["step_s"] for s in run] for run in planned])
             plan["measured_ratio"] = [ratio, low, high]
-            claim = (f"predicted ×{predicted[0]:.2f} [{predicted[1]:.2f}, {predicted[2]:.2f}], "
-                     f"measured in your job ×{ratio:.2f} [{low:.2f}, {high:.2f}]")
+            claim = f"predicted {gain(predicted)}, measured in your job {gain((ratio, low, high))}"
             disagreement = prediction_missed(predicted, (ratio, low, high))
             if disagreement:
                 self.say(disagreement)
@@ -316,40 +331,46 @@ class Tuner:
     # --- 5. ranking ---------------------------------------------------------------------------
     def check_ranking(self, results):
         """--rank-check N: the job run with its defaults and with each of the N configurations
-        predicted fastest, interleaved over --rounds; their measured gains beside the predicted
-        ones, and whether the job orders them as the replay did (ranking.json)."""
+        predicted fastest (compression left out: its losses are not checked here), interleaved
+        over --rounds; their measured gains beside the predicted ones, and whether the job
+        orders them as the replay did (ranking.json). A run that fails ends the check, not the
+        tuning."""
         own = results[0]
-        others = sorted((r for r in results[1:] if r["config"] != own["config"]),
+        others = sorted((r for r in results[1:]
+                         if r["config"] != own["config"] and r["config"]["compression"] == "none"),
                         key=lambda r: stats.median(r["step_s"]))[:self.args.rank_check]
+        if not others:
+            self.say("Ranking check: no other configuration to rank beside the job's own.")
+            return
         plans = []
         for index, r in enumerate(others):
             path = self.path(os.path.join("ranking", f"plan{index}.json"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
             job_file.write_plan(path, r["config"])
             plans.append(path)
-        defaults, runs = [], [[] for _ in others]
-        for _ in range(self.args.rounds):
-            defaults.append(self.run_defaults())
-            for path, config_runs, r in zip(plans, runs, others):
-                run = self.run_once("run", plan=path)
-                check_applied(r["config"], run["applied"])
-                config_runs.append([s["step_s"] for s in run["steps"]])
+        try:
+            defaults, planned = self.interleaved_runs(
+                plans, lambda index, applied: check_applied(others[index]["config"], applied))
+        except JobError as error:
+            self.say(f"Ranking check stopped, nothing of it reported: {error}")
+            return
+        step_s = lambda runs: [[s["step_s"] for s in run] for run in runs]  # noqa: E731
+        runs = [step_s(defaults)] + [step_s(p) for p in planned]
         same = (1.0, 1.0, 1.0)  # the job's own configuration against itself
         predicted = [same] + [stats.ratio_interval_of_runs(own["runs"], r["runs"]) for r in others]
-        measured = [same] + [stats.ratio_interval_of_runs(defaults, c) for c in runs]
+        measured = [same] + [stats.ratio_interval_of_runs(runs[0], r) for r in runs[1:]]
         self.say(f"Ranking check: the job run {self.args.rounds} times with its defaults and with "
                  f"each of the {len(others)} configurations predicted fastest (ranking.json):")
         for r, p, m in zip(others, predicted[1:], measured[1:]):
-            self.say(f"  predicted ×{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]  measured ×{m[0]:.2f} "
-                     f"[{m[1]:.2f}, {m[2]:.2f}]  {describe(r['config'])}")
-        tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, measured)
+            self.say(f"  predicted {gain(p)}  measured {gain(m)}  {describe(r['config'])}")
+        tau, alike, otherwise, within_noise = ranking.order_agreement(predicted, measured, runs)
         error = ranking.mean_error(predicted[1:], measured[1:])
         self.say(ranking.summary(len(predicted), tau, alike, otherwise, within_noise, error))
         with open(self.path("ranking.json"), "w") as stream:
             json.dump({"configurations": [dict(r["config"], predicted_ratio=list(p), measured_ratio=list(m),
                                                runs_step_s=c)
-                                          for r, p, m, c in zip(others, predicted[1:], measured[1:], runs)],
-                       "defaults_runs_step_s": defaults, "kendall_tau": tau, "pairs_alike": alike,
+                                          for r, p, m, c in zip(others, predicted[1:], measured[1:], runs[1:])],
+                       "defaults_runs_step_s": runs[0], "kendall_tau": tau, "pairs_alike": alike,
                        "pairs_otherwise": otherwise, "pairs_otherwise_within_noise": within_noise,
                        "mean_abs_error": error}, stream, indent=1)
 
