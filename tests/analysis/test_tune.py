@@ -211,3 +211,57 @@ def test_compression_is_replayed_beside_the_jobs_own_once_when_that_is_the_faste
     own, results = tuner.predict({"backend": "gloo", "bucket_cap_mb": 25.0}, [])
     assert experiments[1] == [own, dict(own, compression="fp16")]
     assert [r["config"] for r in results] == experiments[0] + [dict(own, compression="fp16")]
+
+
+def _tuner_verifying(measured_gain):
+    """A Tuner whose verification measures each configuration's gain as given (by backend and
+    cap), over 3 steady runs a side: it records what it verified."""
+    from types import SimpleNamespace
+    tuner = tune.Tuner.__new__(tune.Tuner)
+    tuner.args, tuner.lines, tuner.verified = SimpleNamespace(rounds=3), [], []
+    tuner.path = lambda name: name
+    tuner.save_plan = lambda plan: setattr(tuner, "plan", dict(plan))
+    tuner.say = tuner.lines.append
+
+    def verify(_path):
+        config = {k: tuner.plan[k] for k in ("backend", "bucket_cap_mb", "compression")}
+        tuner.verified.append(config)
+        step = 1.0 / measured_gain[(config["backend"], config["bucket_cap_mb"])]
+        runs = lambda t: [[{"step_s": t * f, "loss": 1.0} for f in (0.99, 1.0, 1.01)]] * 3  # noqa: E731
+        return runs(1.0), runs(step)
+    tuner.verify = verify
+    return tuner
+
+
+def test_a_plan_that_measures_no_faster_gives_way_to_the_fastest_predicted():
+    """Predicted: ring ×1.13 beyond the noise, shm ×1.18 with an interval reaching 1 (one wide
+    replay round): ring is verified first; measured no faster, shm is verified next and holds."""
+    def config(backend, cap):
+        return {"backend": backend, "bucket_cap_mb": cap, "compression": "none"}
+    own = config("gloo", 25)
+    steady = lambda t: [[t * 0.99, t, t * 1.01]] * 3  # noqa: E731
+    results = [{"config": own, "runs": steady(1.0), "step_s": [1.0]},
+               {"config": config("harness:ring", 25), "runs": steady(1 / 1.13), "step_s": [1 / 1.13]},
+               {"config": config("harness:shm", 4), "runs": [[0.7], [0.95], [0.9]], "step_s": [0.84]},
+               {"config": config("harness:ring", 4), "runs": [[1.0], [0.9], [1.1]], "step_s": [0.98]}]
+    tuner = _tuner_verifying({("harness:ring", 25): 1.0, ("harness:shm", 4): 1.28})
+    candidates = tuner.candidates(own, results)
+    assert [c["backend"] + str(c["bucket_cap_mb"]) for c, _ in candidates] == ["harness:ring25", "harness:shm4"]
+    verdict, lines = tuner.try_plans(candidates, [])
+    assert verdict.startswith("Use backend harness:shm, bucket_cap_mb 4: ") and lines
+    assert any(line.startswith("Withdrawn: backend harness:ring, bucket_cap_mb 25") for line in tuner.lines)
+    # Neither faster: both named, the defaults kept.
+    tuner = _tuner_verifying({("harness:ring", 25): 1.0, ("harness:shm", 4): 0.98})
+    verdict, _ = tuner.try_plans(candidates, [])
+    assert verdict.startswith("Keep PyTorch's defaults: none of the 2 plans tried") and "harness:shm" in verdict
+    # At most MAX_SLOWER_PLANS are verified.
+    tuner = _tuner_verifying({("harness:ring", 25): 1.0, ("harness:shm", 4): 1.0, ("harness:ring", 4): 2.0})
+    tuner.try_plans(candidates + [(config("harness:ring", 4), (1.5, 1.2, 1.8))], [])
+    assert len(tuner.verified) == tune.MAX_SLOWER_PLANS
+
+
+def test_nothing_is_verified_where_nothing_is_predicted_faster_beyond_the_noise():
+    own = {"backend": "gloo", "bucket_cap_mb": 25, "compression": "none"}
+    results = [{"config": own, "runs": [[1.0], [1.0], [1.0]], "step_s": [1.0]},
+               {"config": dict(own, backend="harness:shm"), "runs": [[0.7], [0.95], [0.9]], "step_s": [0.84]}]
+    assert _tuner_verifying({}).candidates(own, results) == []
