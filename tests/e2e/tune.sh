@@ -2,12 +2,11 @@
 # settings: the capture checked (tests/tune/check_capture.py), an Answer that either gives a
 # plan measured faster beyond the noise in the job or says to keep the defaults, the user's
 # script unchanged, the ranking check (--rank-check); the harness's replay trial re-making
-# DDP's own buckets; and the clear
-# errors: a job without DDP, a job that crashes, a job that exits with a status of its own, a job
-# that never reaches DDP (stopped, all its processes), a plan applied whatever case the job spells
-# gloo in, a job that writes its own files (the user's put back), a model off the CPU, more ranks than CPUs, a
-# command that launches no distributed job, bad options, a results folder that is a file or
-# holds the user's own files.
+# DDP's own buckets; and the clear errors: a job without DDP, a job that crashes, a job that
+# exits with a status of its own, a job that never reaches DDP (stopped, all its processes), a
+# plan applied whatever case the job spells gloo in, a job that writes its own files (the
+# user's put back), a model off the CPU, more ranks than CPUs, a command that launches no
+# distributed job, bad options, a results folder that is a file or holds the user's own files.
 source "$(dirname "$0")/lib.bash"
 source tests/tune/lib.bash
 

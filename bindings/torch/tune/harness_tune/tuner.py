@@ -39,6 +39,11 @@ def gain(interval):
     return f"×{ratio:.2f} [{low:.2f}, {high:.2f}]"
 
 
+def step_times(runs):
+    """Each run's step times (seconds), from the runs' recorded steps."""
+    return [[step["step_s"] for step in run] for run in runs]
+
+
 def describe(config):
     parts = [f"backend {config['backend']}", f"bucket_cap_mb {config['bucket_cap_mb']:g}"]
     if config["compression"] != "none":
@@ -323,9 +328,8 @@ class Tuner:
             plan = dict(config, predicted_ratio=list(predicted))
             self.save_plan(plan)
             defaults, planned = self.verify(self.path("plan.json"))
-            measured_runs += [[s["step_s"] for s in run] for run in defaults]
-            ratio, low, high = stats.ratio_interval_of_runs(
-                [[s["step_s"] for s in run] for run in defaults], [[s["step_s"] for s in run] for run in planned])
+            measured_runs += step_times(defaults)
+            ratio, low, high = stats.ratio_interval_of_runs(step_times(defaults), step_times(planned))
             plan["measured_ratio"] = [ratio, low, high]
             claim = f"predicted {gain(predicted)}, measured in your job {gain((ratio, low, high))}"
             disagreement = prediction_missed(predicted, (ratio, low, high))
@@ -384,8 +388,7 @@ class Tuner:
         except JobError as error:
             self.say(f"Ranking check stopped, nothing of it reported: {error}")
             return
-        step_s = lambda runs: [[s["step_s"] for s in run] for run in runs]  # noqa: E731
-        runs = [step_s(defaults)] + [step_s(p) for p in planned]
+        runs = [step_times(defaults)] + [step_times(p) for p in planned]
         same = (1.0, 1.0, 1.0)  # the job's own configuration against itself
         predicted = [same] + [stats.ratio_interval_of_runs(own["runs"], r["runs"]) for r in others]
         measured = [same] + [stats.ratio_interval_of_runs(runs[0], r) for r in runs[1:]]
