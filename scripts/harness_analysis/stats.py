@@ -44,6 +44,10 @@ def median(values):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
+def mean(values):
+    return sum(values) / len(values) if values else None
+
+
 def quantile(values, q):
     """Linear-interpolated quantile q in [0, 1] of a non-empty sample."""
     v = sorted(values)
@@ -53,13 +57,13 @@ def quantile(values, q):
     return v[low] + (position - low) * (v[high] - v[low])
 
 
-def ratio_interval(baseline, candidate, seed=1):
-    """median(baseline) / median(candidate), with a 95% bootstrap interval: > 1 means the
-    candidate's times are shorter."""
+def ratio_interval(baseline, candidate, seed=1, center=median):
+    """center(baseline) / center(candidate) (the medians unless told), with a 95% bootstrap
+    interval: > 1 means the candidate's times are shorter."""
     rng = random.Random(seed)
-    ratios = sorted(median(rng.choices(baseline, k=len(baseline))) /
-                    median(rng.choices(candidate, k=len(candidate))) for _ in range(BOOTSTRAP))
-    return (median(baseline) / median(candidate), ratios[int(0.025 * BOOTSTRAP)],
+    ratios = sorted(center(rng.choices(baseline, k=len(baseline))) /
+                    center(rng.choices(candidate, k=len(candidate))) for _ in range(BOOTSTRAP))
+    return (center(baseline) / center(candidate), ratios[int(0.025 * BOOTSTRAP)],
             ratios[int(0.975 * BOOTSTRAP) - 1])
 
 
@@ -74,18 +78,26 @@ def t_975(df):
     return T_975[max(rows)] if rows else T_975[1]
 
 
-def ratio_interval_of_runs(baseline_runs, candidate_runs, seed=1):
+def center_of_runs(runs, center=median):
+    """One figure for samples that come in runs: the geometric mean of the runs' centers (their
+    medians unless told), as ratio_interval_of_runs compares them."""
+    logs = [math.log(center(run)) for run in runs if run]
+    return math.exp(sum(logs) / len(logs)) if logs else None
+
+
+def ratio_interval_of_runs(baseline_runs, candidate_runs, seed=1, center=median):
     """As ratio_interval, for samples that come in runs (lists of step times, one per start of
     the program). Two starts of one program can differ by more than either's steps vary: an
     interval over pooled steps hides that, and two samples of one configuration then often
-    seem to differ. So the ratio is that of the runs' medians (geometric means of them), and
-    its interval is Welch's t-interval on their logarithms, widened where needed to the steps'
-    own bootstrap interval (runs that agree closely still leave their steps' noise). With one
-    run on a side there is no spread between runs to see: the steps' interval alone."""
+    seem to differ. So the ratio is that of the runs' centers (medians unless told; geometric
+    means of them), and its interval is Welch's t-interval on their logarithms, widened where
+    needed to the steps' own bootstrap interval (runs that agree closely still leave their
+    steps' noise). With one run on a side there is no spread between runs to see: the steps'
+    interval alone."""
     pooled = lambda runs: [t for run in runs for t in run]  # noqa: E731
-    steps_only = ratio_interval(pooled(baseline_runs), pooled(candidate_runs), seed)
-    a = [math.log(median(run)) for run in baseline_runs if run]
-    b = [math.log(median(run)) for run in candidate_runs if run]
+    steps_only = ratio_interval(pooled(baseline_runs), pooled(candidate_runs), seed, center)
+    a = [math.log(center(run)) for run in baseline_runs if run]
+    b = [math.log(center(run)) for run in candidate_runs if run]
     if len(a) < 2 or len(b) < 2:
         return steps_only
     variance = lambda xs: sum((x - sum(xs) / len(xs)) ** 2 for x in xs) / (len(xs) - 1)  # noqa: E731

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness_analysis import stats
-from harness_tune import job_file, ranking
+from harness_tune import job_file, ranking, step_time
 from harness_tune import launch as tune_launch
 from harness_tune import tuner as tune
 
@@ -62,6 +62,18 @@ def test_the_plan_lines_name_backend_cap_and_hook():
 def test_the_replay_runs_a_job_backend_on_the_plugin_of_that_name():
     assert tune.replay_backend("harness:shm") == "shm"
     assert tune.replay_backend("gloo") == "torch_gloo"
+
+
+def test_the_replay_joins_a_harness_plugin_as_pytorch_does(tmp_path):
+    """Inside PyTorch a harness plugin has no MPI (ring links over TCP there): the replay's
+    experiment says so for harness plugins, and leaves PyTorch's gloo on MPI."""
+    tuner = tune.Tuner.__new__(tune.Tuner)
+    tuner.path = lambda name: str(tmp_path / name)
+    configs = [{"backend": b, "bucket_cap_mb": 25, "compression": "none"} for b in ("gloo", "harness:ring")]
+    with open(tuner.replay_experiment({"world_size": 2}, configs, "t", 0, 1)) as stream:
+        parts = json.load(stream)["parts"]
+    assert [(p["settings"]["backend"], p["settings"]["join"]) for p in parts] == \
+        [("torch_gloo", "mpi"), ("ring", "bootstrap")]
 
 
 def job(**changes):
@@ -124,6 +136,40 @@ def test_two_samples_of_one_configuration_do_not_differ_beyond_the_noise():
     pooled = flagged([stats.ratio_interval([t for r in a for t in r], [t for r in b for t in r]) for a, b in pairs])
     assert sum(pooled) >= 5, "the fixture should show the pooled rule's fault"
     assert sum(over_runs) <= 1, over_runs
+
+
+def bimodal_run(slow_share, steps=400, seed=0):
+    """A run of a small job's steps: short ones (1 ms) and ones that met a slow collective call
+    (4 ms), `slow_share` of them, each with a little jitter."""
+    import random
+    rng = random.Random(seed)
+    return [(4e-3 if rng.random() < slow_share else 1e-3) * rng.uniform(0.97, 1.03) for _ in range(steps)]
+
+
+def test_runs_of_one_small_job_are_told_alike_by_their_mean_steps():
+    """Runs whose share of slow steps sits near one half (0.4-0.6) have medians 1 ms in one
+    run, 4 ms in the next; their mean steps differ by a quarter at most. Two samples of one
+    such configuration: the medians' ratio is far from 1, the means' lies near it and its
+    interval holds 1."""
+    a = [bimodal_run(share, seed=i) for i, share in enumerate((0.42, 0.58, 0.45))]
+    b = [bimodal_run(share, seed=10 + i) for i, share in enumerate((0.56, 0.44, 0.55))]
+    by_median, _, _ = stats.ratio_interval_of_runs(a, b)
+    ratio, low, high = step_time.ratio(a, b)
+    assert not 0.8 < by_median < 1.25, by_median
+    assert 0.9 < ratio < 1.1 and low <= 1 <= high, (ratio, low, high)
+    # A configuration whose every step is short is told apart from them.
+    fast = [bimodal_run(0.0, seed=20 + i) for i in range(3)]
+    ratio, low, _ = step_time.ratio(a, fast)
+    assert 2.2 < ratio < 2.8 and low > 1, ratio
+    assert abs(step_time.typical(fast) - 1e-3) < 2e-5
+
+
+def test_replay_seconds_refuses_what_is_not_a_finite_time():
+    parse = tune.seconds_at_least(0)
+    assert parse("1.5") == 1.5 and parse("0") == 0
+    for text in ("-1", "nan", "inf", "one"):
+        with pytest.raises(Exception):
+            parse(text)
 
 
 def test_compression_losses_are_compared_over_the_steps_every_run_recorded():
@@ -205,8 +251,8 @@ def test_compression_is_replayed_beside_the_jobs_own_once_when_that_is_the_faste
         experiments.append(configs)
         assert len({json.dumps(c, sort_keys=True) for c in configs}) == len(configs), configs
         # The job's own (gloo) fastest.
-        return [{"config": c, "step_s": [1.0 if c["backend"] == "gloo" and c["compression"] == "none" else 2.0],
-                 "runs": [[1.0]]} for c in configs]
+        return [{"config": c, "runs": [[1.0 if c["backend"] == "gloo" and c["compression"] == "none" else 2.0]]}
+                for c in configs]
     tuner.replay = replay
     own, results = tuner.predict({"backend": "gloo", "bucket_cap_mb": 25.0}, [])
     assert experiments[1] == [own, dict(own, compression="fp16")]
@@ -240,10 +286,10 @@ def test_a_plan_that_measures_no_faster_gives_way_to_the_fastest_predicted():
         return {"backend": backend, "bucket_cap_mb": cap, "compression": "none"}
     own = config("gloo", 25)
     steady = lambda t: [[t * 0.99, t, t * 1.01]] * 3  # noqa: E731
-    results = [{"config": own, "runs": steady(1.0), "step_s": [1.0]},
-               {"config": config("harness:ring", 25), "runs": steady(1 / 1.13), "step_s": [1 / 1.13]},
-               {"config": config("harness:shm", 4), "runs": [[0.7], [0.95], [0.9]], "step_s": [0.84]},
-               {"config": config("harness:ring", 4), "runs": [[1.0], [0.9], [1.1]], "step_s": [0.98]}]
+    results = [{"config": own, "runs": steady(1.0)},
+               {"config": config("harness:ring", 25), "runs": steady(1 / 1.13)},
+               {"config": config("harness:shm", 4), "runs": [[0.7], [0.95], [0.9]]},
+               {"config": config("harness:ring", 4), "runs": [[1.0], [0.9], [1.1]]}]
     tuner = _tuner_verifying({("harness:ring", 25): 1.0, ("harness:shm", 4): 1.28})
     candidates = tuner.candidates(own, results)
     assert [c["backend"] + str(c["bucket_cap_mb"]) for c, _ in candidates] == ["harness:ring25", "harness:shm4"]
@@ -262,6 +308,6 @@ def test_a_plan_that_measures_no_faster_gives_way_to_the_fastest_predicted():
 
 def test_nothing_is_verified_where_nothing_is_predicted_faster_beyond_the_noise():
     own = {"backend": "gloo", "bucket_cap_mb": 25, "compression": "none"}
-    results = [{"config": own, "runs": [[1.0], [1.0], [1.0]], "step_s": [1.0]},
-               {"config": dict(own, backend="harness:shm"), "runs": [[0.7], [0.95], [0.9]], "step_s": [0.84]}]
+    results = [{"config": own, "runs": [[1.0], [1.0], [1.0]]},
+               {"config": dict(own, backend="harness:shm"), "runs": [[0.7], [0.95], [0.9]]}]
     assert _tuner_verifying({}).candidates(own, results) == []

@@ -1,7 +1,7 @@
 # A replay trial refuses what it cannot replay before anything runs, naming the setting and what
 # was expected: a job captured at another world size, a damaged job.json, a captured step longer
 # than the trial's timeout, gradients of a type the backend does not reduce, a parameter whose
-# bytes would overflow; and a job whose gradients would not fit in this host's memory fails
+# bytes would overflow, a composition of the harness's joined as inside PyTorch; and a job whose gradients would not fit in this host's memory fails
 # its trial with the figures, on every rank at once, and the sweep goes on
 # (tests/fixtures/job.json, a small capture). The harness and scripts/tune's Python reader refuse
 # a damaged job.json with the same words.
@@ -37,6 +37,9 @@ expect_error 'newer.json: field "job_version" is 3, newer than this reader' \
 expect_error "its median step lasts 277h47m, and every replayed step must end within timeout_s" \
   "$HARNESS" "$(experiment slow "$(changed_job slow.json '[s.update(step_s=1e6) for s in job["steps"]]')")" --dry-run
 expect_error '/settings/job: is empty' "$HARNESS" "$(experiment empty '')" --dry-run
+expect_error 'join: "bootstrap" joins a plugin as PyTorch'"'"'s harness process group does, and hierarchical is a composition' \
+  "$HARNESS" "$(experiment composed tests/fixtures/job.json 'backend="hierarchical"' 'join="bootstrap"' \
+  'backend_params={"inter": "ring"}')" --dry-run
 expect_error 'backend "gloo" does not reduce bf16' "$HARNESS" "$(experiment bf16 \
   "$(changed_job bf16.json '[p.update(dtype="bfloat16") for p in job["parameters"]]')" 'backend="gloo"')" --dry-run
 expect_error '"parameters[0].numel" is 4611686018427387904, expected a count from 0 to' \

@@ -61,5 +61,17 @@ TEST(ReplayTrial, ReplaysTheCapturedBucketsAndRecordsEveryStep) {
   }
 }
 
+TEST(ReplayTrial, JoinsAPluginThroughTheBootstrapAloneAsInsidePyTorch) {
+  if (testing::world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  // Under the harness ring links over MPI; inside PyTorch, where there is none, over TCP.
+  for (const char* join : {"mpi", "bootstrap"}) {
+    const Json record = run_replay({{"backend", "ring"}, {"join", join}});
+    if (testing::world_rank() != 0) continue;
+    ASSERT_EQ(record["status"], "ok") << record["reason"];
+    const std::string links = record["backend"]["algorithm"].get<std::string>();
+    EXPECT_EQ(links.find("over TCP") != std::string::npos, std::string(join) == "bootstrap") << links;
+  }
+}
+
 }  // namespace
 }  // namespace harness

@@ -194,7 +194,8 @@ TrialResult run_replay_trial(const ReplaySettings& settings, const Trial& trial,
       agreed.any())
     return finish(agreed.status, agreed.reason);
   const JoinedBackend backend = join_backend(context, settings.backend, settings.backend_params,
-                                             wire.value_or(plugin::DType::kFloat32), false);
+                                             wire.value_or(plugin::DType::kFloat32), false,
+                                             settings.join);
   if (backend.problem.any()) return finish(backend.problem.status, backend.problem.reason);
   record.backend = describe_backend(backend);
   try {

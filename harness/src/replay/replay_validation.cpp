@@ -5,6 +5,7 @@
 
 #include "common/human_units.h"
 #include "replay/captured_job.h"
+#include "trial/composed_backend.h"
 #include "trial/plugin_validation.h"
 
 namespace harness {
@@ -67,8 +68,17 @@ void check_gradient_types(const ReplaySettings& settings, const CapturedJob& job
                   "give compression (fp16 or bf16)");
 }
 
+// A composition of the harness's splits its group with MPI: it cannot join as inside PyTorch.
+void check_join(const ReplaySettings& settings, ValidationContext& context) {
+  if (settings.join == PluginJoin::kBootstrap && find_composed_backend(settings.backend))
+    context.add("join", "\"bootstrap\" joins a plugin as PyTorch's harness process group does, "
+                        "and " + settings.backend + " is a composition of the harness's, which "
+                        "joins through MPI; give join \"mpi\" or a plugin");
+}
+
 void validate_replay_trial(const ReplaySettings& settings, ValidationContext& context) {
   check_step_bounds(settings, context);
+  check_join(settings, context);
   const auto communicators = check_backend(context, settings.backend, settings.backend_params);
   check_compression(context, communicators, settings.compression);
   if (const auto job = read_or_report(settings, context)) {

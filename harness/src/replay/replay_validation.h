@@ -1,5 +1,6 @@
 // Before a replay trial runs: its job file can be read and was captured at the trial's world
-// size, its backend exists and reduces the compression's type, its step bounds agree.
+// size, its backend exists and reduces the compression's type, its step bounds agree, and a
+// backend joined through the bootstrap alone is a plugin.
 #pragma once
 
 #include "spec/replay_settings.h"

@@ -8,6 +8,7 @@
 
 #include "common/json.h"
 #include "harness/tune/file_formats.h"
+#include "spec/plugin_join.h"
 #include "spec/quiet_gate_settings.h"
 #include "spec/schema.h"
 #include "spec/train_settings.h"
@@ -19,6 +20,7 @@ struct ReplaySettings {
   int world_size = 1;
   std::string backend = "torch_gloo";
   Json backend_params = Json::object();
+  PluginJoin join = PluginJoin::kMpi;
   double bucket_cap_mb = tune_files::kDdpDefaultBucketCapMb;
   Compression compression = Compression::kNone;
   std::uint64_t warmup_steps = 3;

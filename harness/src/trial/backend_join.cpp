@@ -24,13 +24,13 @@ struct CommunicatorWithBootstrap {
 // Creates the communicator and runs its (collective) init on the group.
 GroupProblem init_on_group(const TrialContext& context,
                            const std::function<std::shared_ptr<plugin::Communicator>()>& create,
-                           JoinedBackend* joined) {
+                           PluginJoin join, JoinedBackend* joined) {
   try {
     auto owner = std::make_shared<CommunicatorWithBootstrap>();
     owner->bootstrap = std::make_unique<plugin::MpiBootstrap>(context.comm);
     owner->communicator = create();
     plugin::GroupInit group;
-    group.comm = context.comm;
+    group.comm = join == PluginJoin::kMpi ? context.comm : MPI_COMM_NULL;
     group.rank = context.rank;
     group.size = context.size;
     group.local_rank = local_rank(context.comm);
@@ -120,8 +120,8 @@ JoinedBackend join_composed(const ComposedBackend& composed, const TrialContext&
     communicator = composed.compose(std::move(communicators), params);
     return std::shared_ptr<plugin::Communicator>(communicator);
   };
-  joined.problem =
-      agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
+  joined.problem = agree_on_problem(
+      context.comm, init_on_group(context, create, PluginJoin::kMpi, &joined), context.watchdog);
   if (!joined.problem.any()) joined.within_hosts = communicator->within_hosts();
   return joined;
 }
@@ -129,7 +129,8 @@ JoinedBackend join_composed(const ComposedBackend& composed, const TrialContext&
 }  // namespace
 
 JoinedBackend join_backend(const TrialContext& context, const std::string& backend,
-                           const Json& params, plugin::DType dtype, bool cuda_available) {
+                           const Json& params, plugin::DType dtype, bool cuda_available,
+                           PluginJoin join) {
   if (const ComposedBackend* composed = find_composed_backend(backend))
     return join_composed(*composed, context, params, dtype, cuda_available);
   JoinedBackend joined;
@@ -144,8 +145,8 @@ JoinedBackend join_backend(const TrialContext& context, const std::string& backe
   const auto create = [&] {
     return create_communicator(*joined.plugin, params);
   };
-  joined.problem =
-      agree_on_problem(context.comm, init_on_group(context, create, &joined), context.watchdog);
+  joined.problem = agree_on_problem(context.comm, init_on_group(context, create, join, &joined),
+                                    context.watchdog);
   return joined;
 }
 

@@ -11,6 +11,7 @@
 #include "harness/plugin/communicator.h"
 #include "loader/plugin_registry.h"
 #include "record/record_parts.h"
+#include "spec/plugin_join.h"
 #include "trial/group_agreement.h"
 #include "trial/trial_context.h"
 
@@ -32,9 +33,11 @@ struct JoinedBackend {
 GroupProblem backend_problem(const PluginRegistry& plugins, const std::string& name,
                              bool cuda_available, plugin::DType dtype);
 
-// Collective over context.comm.
+// Collective over context.comm. `join`: what the plugin is given to join (spec/plugin_join.h);
+// a composition of the harness's (hierarchical) splits its group with MPI and always joins so.
 JoinedBackend join_backend(const TrialContext& context, const std::string& backend,
-                           const Json& params, plugin::DType dtype, bool cuda_available);
+                           const Json& params, plugin::DType dtype, bool cuda_available,
+                           PluginJoin join = PluginJoin::kMpi);
 
 // The record's "backend" object: name, version and the plugin's own description.
 BackendRecord describe_backend(const JoinedBackend& backend);

@@ -1,7 +1,7 @@
 """Whether the replay ranks configurations as the job does (scripts/tune --rank-check): the
 predicted and measured gains of several configurations over the job's own, their order
 compared pair by pair (Kendall's tau), and the mean prediction error."""
-from harness_analysis import stats
+from . import step_time
 
 
 def _sign(value):
@@ -28,7 +28,7 @@ def order_agreement(predicted, measured, runs):
                 alike += 1
             elif product < 0:
                 otherwise += 1
-                _, low, high = stats.ratio_interval_of_runs(runs[i], runs[j])
+                _, low, high = step_time.ratio(runs[i], runs[j])
                 within_noise += low <= 1 <= high
     pairs = count * (count - 1) // 2
     tau = (alike - otherwise) / pairs if pairs else 1.0

@@ -17,13 +17,14 @@
 The Answer is printed and written as answer.md in the results folder."""
 import argparse
 import json
+import math
 import os
 import signal
 import sys
 
 from harness_analysis import stats
 
-from . import job_file, ranking
+from . import job_file, ranking, step_time
 from .folder import KEPT, ResultsFolder
 from .launch import JobError, check_world, kept_files, run_harness, run_job
 
@@ -55,6 +56,13 @@ def replay_backend(backend):
     """The harness plugin that replays a job's backend: PyTorch's gloo is its own process group,
     ProcessGroupGloo, which the torch_gloo plugin runs; harness:<plugin> is that plugin."""
     return backend.split(":", 1)[1] if backend.startswith("harness:") else "torch_gloo"
+
+
+def replay_join(backend):
+    """How the replay joins the plugin: a harness plugin as the harness process group joins it
+    inside PyTorch, through the group's bootstrap alone (no MPI there: ring's links are TCP);
+    PyTorch's gloo (torch_gloo) through MPI, which only meets its ranks."""
+    return "bootstrap" if backend.startswith("harness:") else "mpi"
 
 
 def script_lines(config):
@@ -142,14 +150,16 @@ class Tuner:
         return [p for p in self.args.plugins.split(",") if p] if built else []
 
     # --- 2. replay --------------------------------------------------------------------------
-    def replay_experiment(self, job, configs, name, warmup, steps):
-        """An experiment of the harness's: one replay part per configuration, interleaved."""
+    def replay_experiment(self, job, configs, name, warmup, steps, seconds=0.0):
+        """An experiment of the harness's: one replay part per configuration, interleaved, each
+        replaying at least `steps` steps and `seconds` seconds of them."""
         parts = [{"name": f"config{index}", "kind": "replay",
                   "settings": {"job": self.path("job.json"), "world_size": job["world_size"],
                                "backend": replay_backend(config["backend"]),
+                               "join": replay_join(config["backend"]),
                                "bucket_cap_mb": config["bucket_cap_mb"],
                                "compression": config["compression"], "warmup_steps": warmup,
-                               "min_steps": steps, "min_time_s": 0, "quiet_wait_s": 0}}
+                               "min_steps": steps, "min_time_s": seconds, "quiet_wait_s": 0}}
                  for index, config in enumerate(configs)]
         path = self.path(name + "_experiment.json")
         with open(path, "w") as stream:
@@ -164,8 +174,9 @@ class Tuner:
         and a job is measured over several starts too), configurations interleaved within
         each; `before_round` runs before each round (a run of the job itself, so that the two
         meet the machine in the same moods)."""
-        experiment = self.replay_experiment(job, configs, name, 2, self.args.replay_steps)
-        results = [{"config": config, "step_s": [], "runs": []} for config in configs]
+        experiment = self.replay_experiment(job, configs, name, 2, self.args.replay_steps,
+                                            self.args.replay_seconds)
+        results = [{"config": config, "runs": []} for config in configs]
         for round_index in range(self.args.rounds):
             if before_round:
                 before_round()
@@ -175,9 +186,7 @@ class Tuner:
                 if record["backend"]["name"] == "torch_gloo":
                     self.replayed_gloo = record["backend"]["algorithm"]
                 index = int(record["part"][len("config"):])
-                steps = [t / 1e3 for t in record["step_times_ms"]]
-                results[index]["step_s"] += steps
-                results[index]["runs"].append(steps)
+                results[index]["runs"].append([t / 1e3 for t in record["step_times_ms"]])
         return results
 
     def layouts(self, job, caps):
@@ -246,7 +255,7 @@ class Tuner:
                     first.append({"backend": backend, "bucket_cap_mb": cap, "compression": "none"})
         results = self.replay(job, first, "replay",
                               before_round=lambda: measured_runs.append(self.run_defaults()))
-        best = min(results, key=lambda r: stats.median(r["step_s"]))["config"]
+        best = min(results, key=lambda r: step_time.typical(r["runs"]))["config"]
         # DDP's bf16 hook is refused without CUDA and NCCL (torch 1.13), and CPU jobs have neither.
         hooks = ["fp16"]
         if self.args.compression:
@@ -289,8 +298,8 @@ class Tuner:
         for r in results[1:]:
             if r["config"] == own:
                 continue
-            predicted = stats.ratio_interval_of_runs(own_runs, r["runs"])
-            entry = (stats.median(r["step_s"]), r["config"], predicted)
+            predicted = step_time.ratio(own_runs, r["runs"])
+            entry = (step_time.typical(r["runs"]), r["config"], predicted)
             if predicted[1] > 1:
                 beyond.append(entry)
             elif predicted[0] > 1 + FIDELITY and r["config"]["compression"] == "none" and (
@@ -307,12 +316,11 @@ class Tuner:
         Returns the failure (fidelity_failure), or None."""
         with open(self.path("defaults.json"), "w") as stream:
             json.dump({"runs_step_s": measured_runs}, stream, indent=1)
-        measured = [t for run in measured_runs for t in run]
-        ratio, low, high = stats.ratio_interval_of_runs(own_runs, measured_runs)
+        ratio, low, high = step_time.ratio(own_runs, measured_runs)
         self.say(f"Replay of the job's own configuration: "
-                 f"{stats.median([t for run in own_runs for t in run]) * 1e3:.1f} ms, "
+                 f"{step_time.typical(own_runs) * 1e3:.1f} ms, "
                  f"{gain((ratio, low, high))} the job's measured "
-                 f"{stats.median(measured) * 1e3:.1f} ms ({len(measured_runs)} runs, defaults.json)")
+                 f"{step_time.typical(measured_runs) * 1e3:.1f} ms ({len(measured_runs)} runs, defaults.json)")
         return fidelity_failure(ratio, low, high)
 
     def save_plan(self, plan):
@@ -329,7 +337,7 @@ class Tuner:
             self.save_plan(plan)
             defaults, planned = self.verify(self.path("plan.json"))
             measured_runs += step_times(defaults)
-            ratio, low, high = stats.ratio_interval_of_runs(step_times(defaults), step_times(planned))
+            ratio, low, high = step_time.ratio(step_times(defaults), step_times(planned))
             plan["measured_ratio"] = [ratio, low, high]
             claim = f"predicted {gain(predicted)}, measured in your job {gain((ratio, low, high))}"
             disagreement = prediction_missed(predicted, (ratio, low, high))
@@ -372,7 +380,7 @@ class Tuner:
         own = results[0]
         others = sorted((r for r in results[1:]
                          if r["config"] != own["config"] and r["config"]["compression"] == "none"),
-                        key=lambda r: stats.median(r["step_s"]))[:self.args.rank_check]
+                        key=lambda r: step_time.typical(r["runs"]))[:self.args.rank_check]
         if not others:
             self.say("Ranking check: no other configuration to rank beside the job's own.")
             return
@@ -390,8 +398,8 @@ class Tuner:
             return
         runs = [step_times(defaults)] + [step_times(p) for p in planned]
         same = (1.0, 1.0, 1.0)  # the job's own configuration against itself
-        predicted = [same] + [stats.ratio_interval_of_runs(own["runs"], r["runs"]) for r in others]
-        measured = [same] + [stats.ratio_interval_of_runs(runs[0], r) for r in runs[1:]]
+        predicted = [same] + [step_time.ratio(own["runs"], r["runs"]) for r in others]
+        measured = [same] + [step_time.ratio(runs[0], r) for r in runs[1:]]
         self.say(f"Ranking check: the job run {self.args.rounds} times with its defaults and with "
                  f"each of the {len(others)} configurations predicted fastest (ranking.json):")
         for r, p, m in zip(others, predicted[1:], measured[1:]):
@@ -415,7 +423,7 @@ class Tuner:
         job = self.run_once("capture")
         measured = [s["step_s"] for s in job["steps"]]
         self.say(f"Captured {len(measured)} steps at world {job['world_size']} on {job['backend']}: "
-                 f"median step {stats.median(measured) * 1e3:.1f} ms, {job['parameter_count'] / 1e6:.2f} M "
+                 f"mean step {stats.mean(measured) * 1e3:.1f} ms, {job['parameter_count'] / 1e6:.2f} M "
                  f"parameters, bucket_cap_mb {job['bucket_cap_mb']:g}")
         if job["backend"] != "gloo":
             raise JobError(f"the job's process group runs on {job['backend']}: tuning starts from "
@@ -428,8 +436,8 @@ class Tuner:
         # verification's runs of the defaults.
         measured_runs = []
         own, results = self.predict(job, measured_runs)
-        for r in sorted(results, key=lambda r: stats.median(r["step_s"])):
-            self.say(f"  predicted {stats.median(r['step_s']) * 1e3:8.1f} ms  {describe(r['config'])}")
+        for r in sorted(results, key=lambda r: step_time.typical(r["runs"])):
+            self.say(f"  predicted {step_time.typical(r['runs']) * 1e3:8.1f} ms  {describe(r['config'])}")
         if self.replayed_gloo:
             self.say(f"The job's gloo replayed on {self.replayed_gloo} (--harness picks another "
                      "build: docs/tune.md)")
@@ -473,6 +481,19 @@ def counting(least):
     return parse
 
 
+def seconds_at_least(least):
+    """An argparse type: a number of seconds from `least` on, or a clear refusal."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not least <= value < math.inf:
+            raise argparse.ArgumentTypeError(f"{text}: expected a finite number from {least:g} on")
+        return value
+    return parse
+
+
 def caps_list(text):
     """--caps: bucket_cap_mb values above 0, comma-separated; kept as the text the tuner reads."""
     parts = [part.strip() for part in text.split(",")]
@@ -495,6 +516,9 @@ def main():
     parser.add_argument("--warmup", type=counting(0), default=3, help="steps run before recording")
     parser.add_argument("--rounds", type=counting(1), default=3, help="interleaved rounds of replay and verify")
     parser.add_argument("--replay-steps", type=counting(1), default=6, help="replayed steps per configuration and round")
+    parser.add_argument("--replay-seconds", type=seconds_at_least(0), default=1.0,
+                        help="and at least this long (a job of a few ms a step needs hundreds of "
+                        "steps to show how often PyTorch's slow calls come)")
     parser.add_argument("--caps", type=caps_list, default="1,4,10,25,50",
                         help="bucket_cap_mb values replayed (and the job's own)")
     parser.add_argument("--plugins", default="shm,ring", help="harness plugins replayed beside gloo")
