@@ -6,13 +6,14 @@
 # exits with a status of its own, a job that never reaches DDP (stopped, all its processes), a
 # plan applied whatever case the job spells gloo in, a job that writes its own files (the
 # user's put back), a model off the CPU, more ranks than CPUs, a command that launches no
-# distributed job, bad options, a results folder that is a file or holds the user's own files.
+# distributed job, bad options (an endless replay among them), a results folder that is a
+# file or holds the user's own files.
 source "$(dirname "$0")/lib.bash"
 source tests/tune/lib.bash
 
 cp examples/pytorch/autoencoder_ddp.py "$WORK/train.py"
 before=$(sha256sum "$WORK/train.py")
-tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 --rank-check 1 -- \
+tune --results-dir "$WORK/results" --steps 10 --rounds 2 --caps 1,25 --replay-seconds 0.3 --rank-check 1 -- \
   "${launch[@]}" --nproc_per_node 2 "$WORK/train.py" --epochs 2 > "$WORK/tune.out" 2>&1 ||
   { cat "$WORK/tune.out"; fail "scripts/tune on the autoencoder"; }
 cat "$WORK/tune.out"
@@ -118,6 +119,8 @@ grep -q -- "--no-install" scripts/tune || fail "scripts/tune builds with set-up 
 echo "ok: the tuner's set-up installs nothing and names what is missing"
 # Bad options and results folders: refused by name, before the job runs, nothing overwritten.
 expect_error "argument --rounds: 0 is below 1" tune --rounds 0 -- "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
+expect_error "argument --replay-seconds: inf: expected a number of seconds, finite" tune --replay-seconds inf -- \
+  "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
 expect_error "argument --caps: '': expected numbers of MB" tune --caps "" -- \
   "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
 touch "$WORK/a_file"

@@ -468,30 +468,26 @@ class Tuner:
         return 0
 
 
-def counting(least):
-    """An argparse type: a whole number from `least` on, or a clear refusal."""
+def number_from(least, kind=int, what="a whole number"):
+    """An argparse type: a finite number of `kind` from `least` on, or a clear refusal."""
     def parse(text):
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value} is below {least}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not least <= value < math.inf:
+            raise argparse.ArgumentTypeError(f"{text} is below {least:g}" if value < least else
+                                             f"{text}: expected {what}, finite")
         return value
     return parse
+
+
+def counting(least):
+    return number_from(least)
 
 
 def seconds_at_least(least):
-    """An argparse type: a number of seconds from `least` on, or a clear refusal."""
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-        if not least <= value < math.inf:
-            raise argparse.ArgumentTypeError(f"{text}: expected a finite number from {least:g} on")
-        return value
-    return parse
+    return number_from(least, float, "a number of seconds")
 
 
 def caps_list(text):
