@@ -1,6 +1,7 @@
 """The Answer for replay trials (kind replay, a captured PyTorch DDP job replayed): per job (its
 content: the file's hash in the record's model_files, so one path holding two captures is two
-jobs), the configuration (backend, bucket_cap_mb, compression) whose replayed step is shortest,
+jobs), the configuration (backend, how it was joined, bucket_cap_mb, compression) whose replayed
+step is shortest,
 every repetition's steps pooled, against the job's own configuration (its backend and
 bucket_cap_mb, uncompressed) by the ratio of median steps with its 95% bootstrap interval.
 Trials whose ranks shared CPUs (oversubscribed) time the scheduler and are left out."""
@@ -8,13 +9,15 @@ from . import stats
 
 
 def configuration(record):
+    """A replay's configuration; records written before the join setting joined through MPI."""
     s = record.settings
-    return (s["backend"], float(s["bucket_cap_mb"]), s["compression"])
+    return (s["backend"], s.get("join", "mpi"), float(s["bucket_cap_mb"]), s["compression"])
 
 
 def label(config):
-    backend, cap, compression = config
-    return f"{backend}, bucket_cap_mb {cap:g}" + ("" if compression == "none" else f", {compression}")
+    backend, join, cap, compression = config
+    return (f"{backend}" + (", joined as inside PyTorch" if join == "bootstrap" else "") +
+            f", bucket_cap_mb {cap:g}" + ("" if compression == "none" else f", {compression}"))
 
 
 def answer_lines(records):
@@ -23,7 +26,7 @@ def answer_lines(records):
         if r.kind == "replay" and r.measured and r.step_times_ms and not r.get("oversubscribed"):
             content = (r.get("model_files") or {}).get("job", r.job.file)
             job = jobs.setdefault(content, {"file": r.job.file, "steps": {},
-                                            "own": (r.job.backend, float(r.job.bucket_cap_mb), "none")})
+                                            "own": (r.job.backend, "mpi", float(r.job.bucket_cap_mb), "none")})
             job["steps"].setdefault(configuration(r), []).extend(r.step_times_ms)
     lines = []
     for job in jobs.values():

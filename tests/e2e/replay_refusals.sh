@@ -37,7 +37,7 @@ expect_error 'newer.json: field "job_version" is 3, newer than this reader' \
 expect_error "its median step lasts 277h47m, and every replayed step must end within timeout_s" \
   "$HARNESS" "$(experiment slow "$(changed_job slow.json '[s.update(step_s=1e6) for s in job["steps"]]')")" --dry-run
 expect_error '/settings/job: is empty' "$HARNESS" "$(experiment empty '')" --dry-run
-expect_error 'join: "bootstrap" joins a plugin as PyTorch'"'"'s harness process group does, and hierarchical is a composition' \
+expect_error 'join: "bootstrap" joins a plugin as PyTorch'"'"'s harness process group does; a replay of hierarchical (a composition of the harness'"'"'s) joins it through MPI only' \
   "$HARNESS" "$(experiment composed tests/fixtures/job.json 'backend="hierarchical"' 'join="bootstrap"' \
   'backend_params={"inter": "ring"}')" --dry-run
 expect_error 'backend "gloo" does not reduce bf16' "$HARNESS" "$(experiment bf16 \

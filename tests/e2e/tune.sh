@@ -119,7 +119,7 @@ grep -q -- "--no-install" scripts/tune || fail "scripts/tune builds with set-up 
 echo "ok: the tuner's set-up installs nothing and names what is missing"
 # Bad options and results folders: refused by name, before the job runs, nothing overwritten.
 expect_error "argument --rounds: 0 is below 1" tune --rounds 0 -- "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
-expect_error "argument --replay-seconds: inf: expected a number of seconds, finite" tune --replay-seconds inf -- \
+expect_error "argument --replay-seconds: inf: expected a number of seconds from 0 to 600" tune --replay-seconds inf -- \
   "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"
 expect_error "argument --caps: '': expected numbers of MB" tune --caps "" -- \
   "${launch[@]}" --nproc_per_node 2 "$WORK/train.py"

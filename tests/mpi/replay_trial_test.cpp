@@ -71,6 +71,12 @@ TEST(ReplayTrial, JoinsAPluginThroughTheBootstrapAloneAsInsidePyTorch) {
     const std::string links = record["backend"]["algorithm"].get<std::string>();
     EXPECT_EQ(links.find("over TCP") != std::string::npos, std::string(join) == "bootstrap") << links;
   }
+  // A plugin that needs MPI declines such a group, and the reason says how it was joined.
+  const Json record = run_replay({{"backend", "mpi"}, {"join", "bootstrap"}});
+  if (testing::world_rank() != 0) return;
+  EXPECT_EQ(record["status"], "skipped");
+  EXPECT_NE(record["reason"].get<std::string>().find("join \"mpi\" gives it MPI's communicator"),
+            std::string::npos) << record["reason"];
 }
 
 }  // namespace

@@ -68,12 +68,13 @@ void check_gradient_types(const ReplaySettings& settings, const CapturedJob& job
                   "give compression (fp16 or bf16)");
 }
 
-// A composition of the harness's splits its group with MPI: it cannot join as inside PyTorch.
+// The harness's compositions split their group with MPI: a replay cannot join one through the
+// bootstrap alone (harness_torch has its own hierarchical group, which the replay does not run).
 void check_join(const ReplaySettings& settings, ValidationContext& context) {
   if (settings.join == PluginJoin::kBootstrap && find_composed_backend(settings.backend))
-    context.add("join", "\"bootstrap\" joins a plugin as PyTorch's harness process group does, "
-                        "and " + settings.backend + " is a composition of the harness's, which "
-                        "joins through MPI; give join \"mpi\" or a plugin");
+    context.add("join", "\"bootstrap\" joins a plugin as PyTorch's harness process group does; "
+                        "a replay of " + settings.backend + " (a composition of the harness's) "
+                        "joins it through MPI only; give join \"mpi\" or a plugin");
 }
 
 void validate_replay_trial(const ReplaySettings& settings, ValidationContext& context) {

@@ -21,9 +21,10 @@ const SettingsTable<ReplaySettings>& replay_table() {
           .add("backend_params", &S::backend_params, "parameters passed to the communicator plugin")
           .add_choice("join", &S::join, kPluginJoinChoices,
                       "what the plugin joins its group through: mpi, MPI's communicator and the "
-                      "group's bootstrap, as in every trial; bootstrap, the bootstrap alone, as "
-                      "inside PyTorch's harness process group, which has no MPI (ring then links "
-                      "its ranks over TCP, as in a PyTorch job)")
+                      "group's bootstrap, as in every other trial kind; bootstrap, the bootstrap "
+                      "alone, as inside PyTorch's harness process group, which has no MPI (ring "
+                      "then links its ranks over TCP, as in a PyTorch job; a plugin that needs "
+                      "MPI declines, and a composition such as hierarchical is refused)")
           .add("bucket_cap_mb", &S::bucket_cap_mb,
                "DDP's bucket_cap_mb: the gradients are re-bucketed at this cap, in the order the "
                "job's backward made them (DDP's first bucket keeps the job's own cap)",

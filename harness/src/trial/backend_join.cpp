@@ -41,8 +41,14 @@ GroupProblem init_on_group(const TrialContext& context,
     const plugin::Status status = joined->communicator->init(group);
     if (status.is_ok()) return {};
     const bool declined = status.code() == plugin::StatusCode::kUnsupported;
+    // A plugin that needs MPI declines a group without it, and speaks of PyTorch's group.
+    const std::string joined_how =
+        join == PluginJoin::kBootstrap
+            ? " (it was joined through the bootstrap alone, as inside PyTorch: setting join "
+              "\"bootstrap\"; join \"mpi\" gives it MPI's communicator)"
+            : "";
     return {declined ? TrialStatus::kSkipped : TrialStatus::kFailed,
-            joined->name + " init: " + status.message()};
+            joined->name + " init: " + status.message() + joined_how};
   } catch (const std::exception& e) {
     return {TrialStatus::kFailed, e.what()};
   }

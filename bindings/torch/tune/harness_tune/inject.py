@@ -39,7 +39,8 @@ MODE = os.environ["HARNESS_TUNE_MODE"]
 OUT = os.environ.get("HARNESS_TUNE_OUT", "")
 WARMUP = int(os.environ.get("HARNESS_TUNE_WARMUP", "3"))
 STEPS = int(os.environ.get("HARNESS_TUNE_STEPS", "20"))
-# Short steps are recorded for at least this long: a median of milliseconds needs many of them.
+# Short steps are recorded for at least this long: steps of a few milliseconds need many of
+# them to show how often the slow ones come.
 MIN_SECONDS = float(os.environ.get("HARNESS_TUNE_MIN_SECONDS", "2"))
 PLAN = job_file.read_plan(os.environ["HARNESS_TUNE_PLAN"]) if os.environ.get("HARNESS_TUNE_PLAN") else None
 HOOKS = {"fp16": default_hooks.fp16_compress_hook, "bf16": default_hooks.bf16_compress_hook}

@@ -468,16 +468,17 @@ class Tuner:
         return 0
 
 
-def number_from(least, kind=int, what="a whole number"):
-    """An argparse type: a finite number of `kind` from `least` on, or a clear refusal."""
+def number_from(least, kind=int, what="a whole number", most=math.inf):
+    """An argparse type: a number of `kind` from `least` to `most`, or a clear refusal."""
     def parse(text):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not least <= value < math.inf:
-            raise argparse.ArgumentTypeError(f"{text} is below {least:g}" if value < least else
-                                             f"{text}: expected {what}, finite")
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{text} is below {least:g}")
+        if not value <= most or value == math.inf:
+            raise argparse.ArgumentTypeError(f"{text}: expected {what} from {least:g} to {most:g}")
         return value
     return parse
 
@@ -486,8 +487,9 @@ def counting(least):
     return number_from(least)
 
 
-def seconds_at_least(least):
-    return number_from(least, float, "a number of seconds")
+# A replay round of the harness is stopped after 1800 s (launch.run_harness): a few minutes a
+# configuration leaves it room for a dozen of them.
+replay_seconds = number_from(0, float, "a number of seconds", most=600)
 
 
 def caps_list(text):
@@ -512,7 +514,7 @@ def main():
     parser.add_argument("--warmup", type=counting(0), default=3, help="steps run before recording")
     parser.add_argument("--rounds", type=counting(1), default=3, help="interleaved rounds of replay and verify")
     parser.add_argument("--replay-steps", type=counting(1), default=6, help="replayed steps per configuration and round")
-    parser.add_argument("--replay-seconds", type=seconds_at_least(0), default=1.0,
+    parser.add_argument("--replay-seconds", type=replay_seconds, default=1.0,
                         help="and at least this long (a job of a few ms a step needs hundreds of "
                         "steps to show how often PyTorch's slow calls come)")
     parser.add_argument("--caps", type=caps_list, default="1,4,10,25,50",
