@@ -85,3 +85,16 @@ def test_the_gate_measures_only_where_the_benchmarked_sources_differ(capsys):
     forced = gate_args(head, head)
     forced.even_if_unchanged = True
     assert not gate.same_measured_sources(forced)
+
+
+def test_the_self_check_does_not_judge_the_gate_on_a_disturbed_base():
+    """A candidate that spins on every allreduce cannot be faster: a gate that measured it so
+    measured a base something else slowed, in either pass; an ordinary miss is the gate's."""
+    from harness_analysis import regression_selftest as selftest
+    row = lambda name, change: {"name": name, "change": change}  # noqa: E731
+    missed = {"benchmarks": [row("allreduce/mpi/plugin/1048576/real_time", 0.53)],
+              "confirmation": [row("allreduce/mpi/plugin/1048576/real_time", 0.05)]}
+    assert not selftest.base_disturbed(missed)
+    disturbed = dict(missed, confirmation=[row("allreduce/mpi/plugin/1048576/real_time", -0.685)])
+    assert selftest.base_disturbed(disturbed)
+    assert not selftest.base_disturbed({"benchmarks": [row("allreduce/gloo/plugin/4/real_time", -0.5)]})
